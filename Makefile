@@ -1,0 +1,54 @@
+# Shufflebox: the two commands a newcomer runs are `make demo` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+LIBRARY ?=
+DEVICE ?= default
+FUZZ_SECONDS ?= 60
+
+.PHONY: all build release test demo bench fuzz sanitize deps lint clean
+
+all: build
+
+deps:
+	@scripts/install-deps test
+
+build:
+	@scripts/install-deps build
+	$(SWIFT) build
+
+release:
+	@scripts/install-deps build
+	$(SWIFT) build -c release
+
+# Every test: unit tests, the real executable end to end, real SQLite, MP3 and ALSA (file PCM).
+test:
+	@scripts/install-deps test
+	$(SWIFT) build
+	$(SWIFT) test
+
+# Builds, makes a small sample library unless LIBRARY=DIR is given, indexes it and plays it shuffled.
+demo:
+	@scripts/install-deps demo
+	$(SWIFT) build -c release
+	@LIBRARY="$(LIBRARY)" DEVICE="$(DEVICE)" scripts/demo
+
+bench:
+	@scripts/install-deps bench
+	$(SWIFT) build -c release
+	@scripts/bench
+
+fuzz:
+	@scripts/install-deps build
+	$(SWIFT) build --sanitize=fuzzer --product ShuffleboxFuzz -Xswiftc -sanitize=fuzzer,address --build-path .build/fuzz
+	@scripts/fuzz $(FUZZ_SECONDS)
+
+sanitize:
+	@scripts/install-deps test
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --build-path .build/asan
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
+
+clean:
+	rm -rf .build .demo .bench .fuzz

@@ -1,0 +1,72 @@
+// swift-tools-version: 6.2
+// Shufflebox: a headless shuffle player for a Raspberry Pi–class board.
+// Layout and dependency rules: see README.md ("How the code is laid out").
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+/// A thin `systemLibrary` target for one Debian C library, found through pkg-config.
+func cLibrary(_ name: String, pkg: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkg, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Shufflebox",
+    products: [
+        .executable(name: "shufflebox", targets: ["shufflebox"])
+    ],
+    targets: [
+        // MARK: C libraries from Debian
+        cLibrary("CSQLite", pkg: "sqlite3", apt: "libsqlite3-dev"),
+        cLibrary("CALSA", pkg: "alsa", apt: "libasound2-dev"),
+        cLibrary("CMPG123", pkg: "libmpg123", apt: "libmpg123-dev"),
+        cLibrary("CGPIOD", pkg: "libgpiod", apt: "libgpiod-dev"),
+
+        // MARK: Thin typed wrappers (know nothing of the domain)
+        .target(name: "LibSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "LibALSA", dependencies: ["CALSA"], swiftSettings: strict),
+        .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
+        .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
+
+        // MARK: Pure domain
+        .target(name: "ShuffleCore", swiftSettings: strict),
+
+        // MARK: Adapters
+        .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "LibSQLite"], swiftSettings: strict),
+        .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123"], swiftSettings: strict),
+        .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
+
+        // MARK: Composition root and executables
+        .target(
+            name: "ShuffleDaemon",
+            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
+        .executableTarget(name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MusicLibrary"], swiftSettings: strict),
+
+        // MARK: Tests
+        .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore"], swiftSettings: strict),
+        .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "LibTests",
+            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MusicLibraryTests",
+            dependencies: ["MusicLibrary", "ShuffleTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ShuffleDaemonTests",
+            dependencies: ["ShuffleDaemon", "ShuffleTestSupport"],
+            swiftSettings: strict
+        ),
+    ]
+)

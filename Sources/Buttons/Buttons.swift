@@ -1,0 +1,2 @@
+// The Buttons adapter: see README.md, "How the code is laid out".
+import ShuffleCore

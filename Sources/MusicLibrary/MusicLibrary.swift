@@ -1,0 +1,2 @@
+// The MusicLibrary adapter: see README.md, "How the code is laid out".
+import ShuffleCore

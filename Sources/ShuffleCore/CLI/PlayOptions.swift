@@ -1,0 +1,56 @@
+/// Options of `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--once]`.
+public struct PlayOptions: Equatable, Sendable {
+    /// The folder to play.
+    public var root: String
+    /// The database file; nil means the state directory's `library.db`.
+    public var database: String?
+    /// The ALSA PCM name.
+    public var device: String
+    /// A fixed seed for the shuffle, for reproducible tests; nil means a real random source.
+    public var seed: UInt64?
+    /// The start volume in steps; nil keeps the stored one (or the default).
+    public var volume: Int?
+    /// The cap in steps that nothing can exceed.
+    public var maxVolume: Int?
+    /// Play every track once, then exit.
+    public var once: Bool
+
+    /// Creates the options.
+    public init(
+        root: String, database: String? = nil, device: String = "default", seed: UInt64? = nil,
+        volume: Int? = nil, maxVolume: Int? = nil, once: Bool = false
+    ) {
+        self.root = root
+        self.database = database
+        self.device = device
+        self.seed = seed
+        self.volume = volume
+        self.maxVolume = maxVolume
+        self.once = once
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> PlayOptions {
+        var scanner = try ArgumentScanner(
+            arguments, command: "play", valued: ["db", "device", "seed", "volume", "max-volume"])
+        let database = scanner.value("db")
+        let device = scanner.value("device") ?? "default"
+        var seed: UInt64?
+        if let text = scanner.value("seed") {
+            guard let value = UInt64(text) else {
+                throw UsageError("option --seed needs a whole number, not '\(text)'", command: "play")
+            }
+            seed = value
+        }
+        let volume = try scanner.integer("volume", in: 0...1000)
+        let maxVolume = try scanner.integer("max-volume", in: 0...1000)
+        let once = try scanner.flag("once")
+        let positionals = scanner.takePositionals()
+        guard positionals.count == 1 else {
+            throw UsageError("'play' needs exactly one folder", command: "play")
+        }
+        try scanner.finish()
+        return PlayOptions(
+            root: positionals[0], database: database, device: device, seed: seed,
+            volume: volume, maxVolume: maxVolume, once: once)
+    }
+}

@@ -1,0 +1,107 @@
+/// The usage text of `shufflebox` and each of its commands (snapshot-tested).
+public enum Usage {
+    /// The names of the commands, in the order the overview lists them.
+    public static let commands = ["index", "search", "list", "play", "buttons", "run", "status", "ctl"]
+
+    /// The overview printed by `shufflebox help` and on a usage error without a command.
+    public static let overview = """
+        usage: shufflebox COMMAND [OPTIONS]
+
+        A shuffle player for a small board, a few buttons and a USB stick.
+
+        commands:
+          index DIR       bring the library index of DIR up to date
+          search QUERY    find tracks by title, artist, album or path
+          list            every file of the library with its status and tags
+          play DIR        index DIR, then play it shuffled, resuming where it stopped
+          buttons         print button gestures as they happen (the wiring check)
+          run             the appliance: plug-in libraries, buttons, control socket
+          status          what the running player is doing
+          ctl ACTION      tell the running player to play, pause, skip or change volume
+
+        Run 'shufflebox help COMMAND' for the options of one command.
+        """
+
+    /// The usage of one command, or the overview for an unknown name.
+    public static func text(for command: String?) -> String {
+        switch command {
+        case "index":
+            return """
+                usage: shufflebox index DIR [--db FILE]
+
+                Walks DIR and brings its index up to date: new, changed, moved and deleted files.
+                  --db FILE      the library database (default: the state directory's library.db)
+                """
+        case "search":
+            return """
+                usage: shufflebox search QUERY... [--db FILE] [--limit N] [--json]
+
+                Finds tracks whose title, artist, album, album artist or path match every word;
+                the last word may be the start of a word. Case and accents do not matter.
+                  --db FILE      the library database
+                  --limit N      at most N results (default 20)
+                  --json         one JSON object per line
+                """
+        case "list":
+            return """
+                usage: shufflebox list [--db FILE] [--json]
+
+                Prints every file of the library with its status (ok or unplayable) and tags.
+                  --db FILE      the library database
+                  --json         one JSON object per line
+                """
+        case "play":
+            return """
+                usage: shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V]
+                                           [--max-volume V] [--once]
+
+                Indexes DIR, then plays it shuffled, resuming where the last run stopped.
+                Keys on a terminal: space play/pause, n next, p previous, + and - volume, q quit.
+                  --db FILE        the library database
+                  --device PCM     the ALSA device (default: default)
+                  --seed N         a fixed shuffle, for tests
+                  --volume V       start volume in steps (0-20)
+                  --max-volume V   a cap that nothing can exceed
+                  --once           play every track once, then exit
+                """
+        case "buttons":
+            return """
+                usage: shufflebox buttons [--board NAME | --config FILE] [--raw] [--json] [--script FILE]
+
+                Prints each button gesture and the action it maps to, as it happens: the pin test
+                to run after soldering. Ctrl-C ends it.
+                  --board NAME     a board from board/ (rpi-zero2w, rpi3, rpi4, rpi5, qemu)
+                  --config FILE    a board file
+                  --raw            also print every press and release
+                  --json           one JSON object per line
+                  --script FILE    replay recorded edges ("MS BUTTON press|release") instead of hardware
+                """
+        case "run":
+            return """
+                usage: shufflebox run [--config FILE] [--check-config] [--library-root DIR]... [--device PCM]
+                                      [--state-dir DIR] [--socket PATH] [--board NAME] [--volume N]
+                                      [--max-volume N] [--volume-steps N] [--resume playing|paused]
+                                      [--log-level LEVEL] [--tcp HOST:PORT]
+
+                The appliance: watches the library roots for USB sticks, plays the newest one,
+                answers buttons and the control socket. Flags win over the configuration file.
+                  --config FILE    configuration (default /etc/shufflebox/shufflebox.conf)
+                  --check-config   validate the configuration and exit
+                """
+        case "status":
+            return """
+                usage: shufflebox status [--socket PATH] [--json]
+
+                Asks the running player what it is doing.
+                """
+        case "ctl":
+            return """
+                usage: shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N
+
+                Tells the running player what to do.
+                """
+        default:
+            return overview
+        }
+    }
+}

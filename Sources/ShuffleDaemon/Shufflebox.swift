@@ -1,0 +1,63 @@
+import Foundation
+import ShuffleCore
+
+/// The entry point: dispatches a parsed `Command` to the code that carries it out.
+public enum Shufflebox {
+    /// Runs `shufflebox` with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        let command: Command
+        do {
+            command = try Command.parse(arguments)
+        } catch {
+            Terminal.error("shufflebox: \(error.message)\n\n\(Usage.text(for: error.command))")
+            return ExitCode.usage
+        }
+        switch command {
+        case .help(let name):
+            print(Usage.text(for: name))
+            return ExitCode.success
+        case .version:
+            print("shufflebox \(Shufflebox.version)")
+            return ExitCode.success
+        case .index, .search, .list, .play, .buttons, .run, .status, .ctl:
+            Terminal.error("shufflebox: this command is not built yet")
+            return ExitCode.unavailable
+        }
+    }
+
+    /// Ends the process with `status`, flushing stdout first.
+    public static func exit(_ status: Int32) -> Never {
+        fflush(nil)
+        Foundation.exit(status)
+    }
+
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+}
+
+/// Exit statuses, after BSD's sysexits.h where one fits.
+public enum ExitCode {
+    /// Everything worked.
+    public static let success: Int32 = 0
+    /// A failure the message explains (no such folder, nothing playable).
+    public static let failure: Int32 = 1
+    /// The command line was wrong (`EX_USAGE`).
+    public static let usage: Int32 = 64
+    /// Input data was unusable (`EX_DATAERR`), for example a malformed configuration file.
+    public static let dataError: Int32 = 65
+    /// A service is unavailable (`EX_UNAVAILABLE`): no daemon, no device.
+    public static let unavailable: Int32 = 69
+    /// The database or another file could not be created or written (`EX_CANTCREAT`).
+    public static let cannotCreate: Int32 = 73
+}
+
+/// Writing to the terminal's streams.
+public enum Terminal {
+    /// Writes one line to stderr (messages for a person; stdout is for results).
+    public static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Whether stderr is a terminal (for live progress lines).
+    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
+}
