@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "ShuffleCore", swiftSettings: strict),
 
         // MARK: Adapters
-        .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "LibSQLite"], swiftSettings: strict),
+        .target(name: "MediaProbe", dependencies: ["ShuffleCore"], swiftSettings: strict),
+        .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite"], swiftSettings: strict),
         .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123"], swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
 
@@ -46,7 +47,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
-        .executableTarget(name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MusicLibrary"], swiftSettings: strict),
+        .executableTarget(name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe"], swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore"], swiftSettings: strict),
@@ -56,6 +57,7 @@ let package = Package(
             dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",
             dependencies: ["MusicLibrary", "ShuffleTestSupport"],
