@@ -6,7 +6,8 @@ import ShuffleCore
 /// result equals what the player will actually produce:
 /// - a Xing/Info frame is never decoded; with its frame count `T` and a LAME extension giving
 ///   encoder delay `d` and padding `p`, the output is `T * spf - d - p` (libmpg123 skips `d + 529`
-///   samples at the start and stops `p - 529` before the end: the same net length);
+///   samples at the start and stops `p - 529` before the end: the same net length; when `p < 529`
+///   the end is clipped to the decoded frames, giving `T * spf - d - 529`);
 /// - a Xing/Info frame without a LAME extension still makes libmpg123 skip its 529-sample decoder
 ///   delay at the start (`T * spf - 529`);
 /// - without a Xing/Info frame (plain CBR, or Fraunhofer VBRI, which libmpg123 ignores and decodes
@@ -46,7 +47,7 @@ struct MPEGStreamScanner {
         if header.layer == 3, let xing = XingHeader(source: source, frameAt: offset, header: header) {
             return measure(xing: xing, at: offset, header: header)
         }
-        return walk(from: offset, first: header, skippingFirst: false)
+        return walk(from: offset, first: header)
     }
 
     // MARK: - Finding the stream
@@ -103,27 +104,59 @@ struct MPEGStreamScanner {
     // MARK: - Measuring
 
     /// Length from a Xing/Info frame, checking the file holds the bytes it declares.
+    ///
+    /// libmpg123 sets its gapless window from the declared frame count `T` (begin `delay + 529`,
+    /// end `T * spf - padding + 529`), clips the end to what it really decodes (`N` frames after
+    /// the Info frame), and moves the end out when the stream turns out longer than declared.
+    /// Measured with mpg123 1.31 on streams with `T` smaller, equal and larger than `N`.
     private func measure(xing: XingHeader, at offset: Int, header: MPEGFrameHeader) -> Result {
-        let spf = header.samplesPerFrame
+        let available = end - offset
         // LAME counts the stream from this frame on; some encoders count the whole file instead.
-        if let declared = xing.streamBytes, declared > end - offset, declared != end, declared != source.count {
-            return .truncated("audio is cut short: holds \(end - offset) of \(declared) bytes")
+        if let declared = xing.streamBytes, declared > available, declared != end, declared != source.count {
+            return .truncated("audio is cut short: holds \(available) of \(declared) bytes")
         }
-        guard let frameCount = xing.frames, frameCount > 0 else {
-            return walk(from: offset, first: header, skippingFirst: true)
+        let declaredFrames = Int64(xing.frames ?? 0)
+        var actualFrames = declaredFrames
+        if declaredFrames == 0 || xing.streamBytes != available {
+            switch countFrames(from: offset, first: header) {
+            case .failure(let cut): return .truncated(cut.reason)
+            case .success(let count): actualFrames = max(0, count - 1)
+            }
         }
-        let total = Int64(frameCount) * Int64(spf)
-        let delay = Int64(xing.encoderDelay ?? 0)
-        let padding = Int64(xing.encoderPadding ?? 0)
-        // libmpg123: begin = delay + 529, end = min(total - padding + 529, total).
-        let decoderDelay = Int64(Self.decoderDelay)
-        let stop = min(total - padding + decoderDelay, total)
-        let frames = max(0, stop - delay - decoderDelay)
+        let spf = Int64(header.samplesPerFrame)
+        let decoded = actualFrames * spf
+        let frames: Int64
+        if declaredFrames > 0 {
+            let delay = Int64(xing.encoderDelay ?? 0) + Int64(Self.decoderDelay)
+            let padding = Int64(xing.encoderPadding ?? 0) - Int64(Self.decoderDelay)
+            let stop = min(max(declaredFrames, actualFrames) * spf - padding, decoded)
+            frames = max(0, stop - delay)
+        } else {
+            frames = decoded
+        }
+        guard actualFrames > 0 else { return .noStream }
         return .stream(StreamInfo(codec: "mp3", sampleRate: header.sampleRate, channels: header.channels, frames: frames))
     }
 
-    /// Counts frames from `offset` to the end of the audio, resyncing over junk as libmpg123 does.
-    private func walk(from offset: Int, first: MPEGFrameHeader, skippingFirst: Bool) -> Result {
+    /// Measures a stream without a Xing/Info frame: every frame is decoded.
+    private func walk(from offset: Int, first: MPEGFrameHeader) -> Result {
+        switch countFrames(from: offset, first: first) {
+        case .failure(let cut): return .truncated(cut.reason)
+        case .success(let count):
+            guard count > 0 else { return .noStream }
+            let frames = count * Int64(first.samplesPerFrame)
+            return .stream(StreamInfo(codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames))
+        }
+    }
+
+    /// A reason a stream is unplayable.
+    struct Cut: Error {
+        let reason: String
+    }
+
+    /// Counts frames from `offset` to the end of the audio, resyncing over junk as libmpg123 does;
+    /// fails when the last frame is incomplete.
+    private func countFrames(from offset: Int, first: MPEGFrameHeader) -> Swift.Result<Int64, Cut> {
         var position = offset
         var count: Int64 = 0
         while position < end {
@@ -134,15 +167,12 @@ struct MPEGStreamScanner {
             }
             let length = header.frameLength
             if position + length > end {
-                return .truncated("audio is cut short: the last frame holds \(end - position) of \(length) bytes")
+                return .failure(Cut(reason: "audio is cut short: the last frame holds \(end - position) of \(length) bytes"))
             }
             count += 1
             position += length
         }
-        if skippingFirst { count -= 1 }
-        guard count > 0 else { return .noStream }
-        let frames = count * Int64(first.samplesPerFrame)
-        return .stream(StreamInfo(codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames))
+        return .success(count)
     }
 
     /// The next offset after `position` where two compatible frames follow each other (or one ends
