@@ -12,7 +12,9 @@ struct ID3v2FrameReader {
         let data: ArraySlice<UInt8>
     }
 
+    /// The bytes holding the tag.
     let source: ByteSource
+    /// The ID3v2 major version: 2, 3 or 4.
     let major: UInt8
     /// Offset of the next frame header.
     var position: Int

@@ -56,7 +56,8 @@ struct ID3v2Tag {
             }
             start += skip
         }
-        var reader = ID3v2FrameReader(source: body, major: major, position: start, limit: limit, tagUnsync: flags & 0x80 != 0)
+        var reader = ID3v2FrameReader(
+            source: body, major: major, position: start, limit: limit, tagUnsync: flags & 0x80 != 0)
         while let frame = reader.next() {
             apply(frame, major: major, to: &tags)
         }

@@ -31,6 +31,7 @@ struct MPEGStreamScanner {
     /// Consecutive valid, compatible frame headers that prove a stream.
     static let framesToProve = 3
 
+    /// The file.
     let source: ByteSource
     /// Where the audio should start (after any ID3v2 tag).
     let start: Int
@@ -52,18 +53,26 @@ struct MPEGStreamScanner {
 
     // MARK: - Finding the stream
 
-    /// The offset and header of the first frame that starts a proven run of frames.
+    /// The offset and header of the first frame that starts a proven run of frames. Reads in
+    /// small chunks, since the first frame nearly always sits right at `start`.
     private func findFirstFrame() -> (Int, MPEGFrameHeader)? {
-        let windowLength = min(end - start, Self.searchLimit)
-        let window = source.bytes(at: start, count: windowLength + 3)
-        var index = 0
-        while index + 4 <= window.count {
-            if window[index] == 0xFF, let header = MPEGFrameHeader(in: window, at: index),
-                proves(from: start + index, header: header)
-            {
-                return (start + index, header)
+        let limit = min(end, start + Self.searchLimit)
+        var base = start
+        var chunk = 4096
+        while base < limit {
+            let window = source.bytes(at: base, count: min(chunk, limit - base) + 3)
+            guard window.count >= 4 else { return nil }
+            var index = 0
+            while index + 4 <= window.count && base + index < limit {
+                if window[index] == 0xFF, let header = MPEGFrameHeader(in: window, at: index),
+                    proves(from: base + index, header: header)
+                {
+                    return (base + index, header)
+                }
+                index += 1
             }
-            index += 1
+            base += window.count - 3
+            chunk = min(chunk * 4, 64 * 1024)
         }
         return nil
     }
@@ -135,7 +144,8 @@ struct MPEGStreamScanner {
             frames = decoded
         }
         guard actualFrames > 0 else { return .noStream }
-        return .stream(StreamInfo(codec: "mp3", sampleRate: header.sampleRate, channels: header.channels, frames: frames))
+        return .stream(
+            StreamInfo(codec: "mp3", sampleRate: header.sampleRate, channels: header.channels, frames: frames))
     }
 
     /// Measures a stream without a Xing/Info frame: every frame is decoded.
@@ -145,12 +155,14 @@ struct MPEGStreamScanner {
         case .success(let count):
             guard count > 0 else { return .noStream }
             let frames = count * Int64(first.samplesPerFrame)
-            return .stream(StreamInfo(codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames))
+            return .stream(
+                StreamInfo(codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames))
         }
     }
 
     /// A reason a stream is unplayable.
     struct Cut: Error {
+        /// What is wrong, for a person.
         let reason: String
     }
 
@@ -167,7 +179,8 @@ struct MPEGStreamScanner {
             }
             let length = header.frameLength
             if position + length > end {
-                return .failure(Cut(reason: "audio is cut short: the last frame holds \(end - position) of \(length) bytes"))
+                return .failure(
+                    Cut(reason: "audio is cut short: the last frame holds \(end - position) of \(length) bytes"))
             }
             count += 1
             position += length

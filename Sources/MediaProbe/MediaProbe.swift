@@ -1,3 +1,5 @@
+public import ShuffleCore
+
 // MediaProbe: reads tags and stream shape from untrusted bytes, in pure Swift (fuzzed).
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-public import ShuffleCore
 
 /// Tells whether a file is playable MP3 audio, and reads its tags and stream shape, from the
 /// head and tail of the file only (plus a frame-header walk when no Xing/Info header gives the

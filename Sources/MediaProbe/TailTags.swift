@@ -92,7 +92,8 @@ struct TailTags {
             let key = TagText.latin1(bytes[keyStart..<keyEnd]).uppercased()
             if (itemFlags >> 1) & 3 == 0 {
                 let value = bytes[valueStart..<valueStart + valueSize]
-                let text = TagText.firstValue(value.split(separator: 0, omittingEmptySubsequences: false).map { TagText.utf8($0) })
+                let text = TagText.firstValue(
+                    value.split(separator: 0, omittingEmptySubsequences: false).map { TagText.utf8($0) })
                 if let field = apeField(key) { tags.offer(field, text) }
             }
             offset = valueStart + valueSize

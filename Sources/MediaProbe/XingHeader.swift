@@ -28,7 +28,8 @@ struct XingHeader: Equatable {
         guard magic == Array("Xing".utf8) || magic == Array("Info".utf8) else { return nil }
         func long(_ at: Int) -> UInt32? {
             guard at >= 0, at + 4 <= body.count else { return nil }
-            return UInt32(body[at]) << 24 | UInt32(body[at + 1]) << 16 | UInt32(body[at + 2]) << 8 | UInt32(body[at + 3])
+            return UInt32(body[at]) << 24 | UInt32(body[at + 1]) << 16 | UInt32(body[at + 2]) << 8
+                | UInt32(body[at + 3])
         }
         var cursor = sideInfo + 4
         guard let flags = long(cursor) else { return nil }

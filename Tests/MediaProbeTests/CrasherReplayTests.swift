@@ -7,7 +7,8 @@ import Testing
 @Suite struct CrasherReplayTests {
     /// Every file in Fixtures/crashers.
     static let crashers: [URL] = {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/crashers")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/crashers")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
     }()
@@ -30,7 +31,9 @@ import Testing
             [0x49, 0x44, 0x33, 4, 0, 0x40, 0, 0, 0, 4, 0, 0, 0, 1],
             [0x49, 0x44, 0x33, 2, 0, 0, 0, 0, 0, 7, 0x54, 0x54, 0x32, 0xFF, 0xFF, 0xFF, 0],
             [0xFF, 0xFB, 0x90, 0x44],
-            [0xFF, 0xFB, 0x90, 0x44] + [UInt8](repeating: 0, count: 32) + Array("Xing".utf8) + [0xFF, 0xFF, 0xFF, 0xFF],
+            [0xFF, 0xFB, 0x90, 0x44] + [UInt8](repeating: 0, count: 32) + Array("Xing".utf8) + [
+                0xFF, 0xFF, 0xFF, 0xFF,
+            ],
             Array("APETAGEX".utf8) + [UInt8](repeating: 0xFF, count: 24),
             Array("TAG".utf8) + [UInt8](repeating: 0xFF, count: 125),
         ]

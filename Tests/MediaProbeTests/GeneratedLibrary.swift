@@ -38,7 +38,8 @@ struct GeneratedLibrary {
         let result = try Run.program(
             tool, [directory.path, "--tracks", "\(tracks)", "--seed", "\(seed)", "--quiet"] + extra)
         guard result.status == 0 else {
-            throw NSError(domain: "make-library", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+            throw NSError(
+                domain: "make-library", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
         }
         root = PathBytes(directory.path)
         let manifest = try String(contentsOf: directory.appendingPathComponent(".manifest.tsv"), encoding: .utf8)

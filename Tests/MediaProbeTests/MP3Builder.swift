@@ -23,7 +23,8 @@ enum MP3Builder {
 
     /// A 44.1 kHz stereo Info frame declaring `frames` frames and `bytes` bytes, with a LAME
     /// extension carrying `delay` and `padding` when given.
-    static func infoFrame(frames: Int, bytes: Int, delay: Int? = nil, padding: Int = 0, tag: String = "Info") -> [UInt8] {
+    static func infoFrame(frames: Int, bytes: Int, delay: Int? = nil, padding: Int = 0, tag: String = "Info") -> [UInt8]
+    {
         var out = frame()
         let xing = 4 + 32
         out.replaceSubrange(xing..<xing + 4, with: Array(tag.utf8))
@@ -89,7 +90,10 @@ enum MP3Builder {
         for (id, payload) in frames {
             body += Array(id.utf8)
             switch major {
-            case 2: body += [UInt8(payload.count >> 16 & 0xFF), UInt8(payload.count >> 8 & 0xFF), UInt8(payload.count & 0xFF)]
+            case 2:
+                body += [
+                    UInt8(payload.count >> 16 & 0xFF), UInt8(payload.count >> 8 & 0xFF), UInt8(payload.count & 0xFF),
+                ]
             case 3: body += be32(UInt32(payload.count)) + frameFlags
             default: body += (plainSizes ? be32(UInt32(payload.count)) : syncsafe(payload.count)) + frameFlags
             }
@@ -128,7 +132,9 @@ enum MP3Builder {
     }
 
     /// An ID3v1.1 tag.
-    static func id3v1(title: String, artist: String = "", album: String = "", year: String = "", track: UInt8 = 0, genre: UInt8 = 255) -> [UInt8] {
+    static func id3v1(
+        title: String, artist: String = "", album: String = "", year: String = "", track: UInt8 = 0, genre: UInt8 = 255
+    ) -> [UInt8] {
         func field(_ text: String, _ length: Int) -> [UInt8] {
             let bytes = Array(encode(text, encoding: 0).prefix(length))
             return bytes + [UInt8](repeating: 0, count: length - bytes.count)

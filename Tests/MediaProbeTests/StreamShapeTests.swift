@@ -27,11 +27,29 @@ import Testing
         ("CBR without header: every frame", MP3Builder.frames(20), 20 * 1152),
         ("32 kHz CBR", MP3Builder.frames(35, rate: 32000), 35 * 1152),
         ("MPEG-2 mono", Array((0..<10).map { _ in MP3Builder.mpeg2Frame(mono: true) }.joined()), 10 * 576),
-        ("Info without LAME: decoder delay only", MP3Builder.infoFrame(frames: 20, bytes: 21 * 417) + MP3Builder.frames(20), 20 * 1152 - 529),
-        ("LAME delay and padding", MP3Builder.infoFrame(frames: 20, bytes: 21 * 417, delay: 576, padding: 1200) + MP3Builder.frames(20), 20 * 1152 - 576 - 1200),
-        ("LAME padding below 529", MP3Builder.infoFrame(frames: 20, bytes: 21 * 417, delay: 576, padding: 100) + MP3Builder.frames(20), 20 * 1152 - 576 - 529),
-        ("Xing declaring fewer frames", MP3Builder.infoFrame(frames: 10, bytes: 11 * 417, delay: 576, padding: 1000, tag: "Xing") + MP3Builder.frames(20), 20 * 1152 - 576 - 1000),
-        ("VBRI: decoded as an ordinary frame", MP3Builder.vbriFrame(frames: 20, bytes: 21 * 417, delay: 1000) + MP3Builder.frames(20), 21 * 1152),
+        (
+            "Info without LAME: decoder delay only",
+            MP3Builder.infoFrame(frames: 20, bytes: 21 * 417) + MP3Builder.frames(20), 20 * 1152 - 529
+        ),
+        (
+            "LAME delay and padding",
+            MP3Builder.infoFrame(frames: 20, bytes: 21 * 417, delay: 576, padding: 1200) + MP3Builder.frames(20),
+            20 * 1152 - 576 - 1200
+        ),
+        (
+            "LAME padding below 529",
+            MP3Builder.infoFrame(frames: 20, bytes: 21 * 417, delay: 576, padding: 100) + MP3Builder.frames(20),
+            20 * 1152 - 576 - 529
+        ),
+        (
+            "Xing declaring fewer frames",
+            MP3Builder.infoFrame(frames: 10, bytes: 11 * 417, delay: 576, padding: 1000, tag: "Xing")
+                + MP3Builder.frames(20), 20 * 1152 - 576 - 1000
+        ),
+        (
+            "VBRI: decoded as an ordinary frame",
+            MP3Builder.vbriFrame(frames: 20, bytes: 21 * 417, delay: 1000) + MP3Builder.frames(20), 21 * 1152
+        ),
         ("junk before the first frame", [UInt8](repeating: 0x20, count: 300) + MP3Builder.frames(6), 6 * 1152),
         ("junk in the middle", MP3Builder.frames(5) + Array("GARBAGE!".utf8) + MP3Builder.frames(5), 10 * 1152),
     ]
@@ -46,7 +64,9 @@ import Testing
         #expect(info?.codec == "mp3")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"), "needs mpg123"), arguments: 0..<cases.count)
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mpg123"), "needs mpg123"),
+        arguments: 0..<cases.count)
     func mpg123DecodesExactlyThatLength(_ index: Int) throws {
         let (label, bytes, frames) = Self.cases[index]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).mp3")
@@ -108,14 +128,17 @@ import Testing
         #expect(reason(Array(tag.prefix(100))) == "ID3 tag is cut short")
         #expect(reason(Array(tag.prefix(7))) == "ID3 tag is cut short")
         // A tag claiming 256 MB in a small file.
-        #expect(reason([0x49, 0x44, 0x33, 4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F] + MP3Builder.frames(3)) == "ID3 tag is cut short")
+        #expect(
+            reason([0x49, 0x44, 0x33, 4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F] + MP3Builder.frames(3)) == "ID3 tag is cut short"
+        )
     }
 
     @Test func audioCutShortIsUnplayable() {
         let full = MP3Builder.infoFrame(frames: 20, bytes: 21 * 417, delay: 576, padding: 1200) + MP3Builder.frames(20)
         #expect(reason(Array(full.prefix(5000))) == "audio is cut short: holds 5000 of 8757 bytes")
         let cbr = MP3Builder.frames(10)
-        #expect(reason(Array(cbr.prefix(cbr.count - 100))) == "audio is cut short: the last frame holds 317 of 417 bytes")
+        #expect(
+            reason(Array(cbr.prefix(cbr.count - 100))) == "audio is cut short: the last frame holds 317 of 417 bytes")
         let tagged = MP3Builder.id3v2(major: 4, [("TIT2", MP3Builder.text("T"))]) + Array(cbr.prefix(2000))
         #expect(reason(tagged)?.hasPrefix("audio is cut short") == true)
     }

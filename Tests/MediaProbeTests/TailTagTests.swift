@@ -16,7 +16,9 @@ import Testing
     }
 
     @Test func readsID3v11WithTrackAndGenreByte() {
-        let info = tags(tail: MP3Builder.id3v1(title: "Café Song   ", artist: "Ärtist", album: "LP", year: "1987", track: 9, genre: 17))
+        let info = tags(
+            tail: MP3Builder.id3v1(
+                title: "Café Song   ", artist: "Ärtist", album: "LP", year: "1987", track: 9, genre: 17))
         #expect(info == TagInfo(title: "Café Song", artist: "Ärtist", album: "LP", track: 9, year: 1987, genre: "Rock"))
     }
 
@@ -28,14 +30,17 @@ import Testing
 
     @Test(arguments: [false, true])
     func readsAPEv2WithCaseInsensitiveKeys(header: Bool) {
-        let ape = MP3Builder.ape([
-            ("TITLE", "Ape Title"), ("artist", "Ape Artist"), ("Album", "Ape Album"), ("Album Artist", "Ape AA"),
-            ("Track", "2/10"), ("Disc", "1/3"), ("Year", "2015-02-02"), ("Genre", "Trip-Hop"),
-            ("REPLAYGAIN_TRACK_GAIN", "-8.12 dB"), ("replaygain_album_gain", "-7.00 dB"), ("Replaygain_Track_Peak", "1.02"),
-            ("Cover Art (Front)", "binary-ish"),
-        ], header: header)
+        let ape = MP3Builder.ape(
+            [
+                ("TITLE", "Ape Title"), ("artist", "Ape Artist"), ("Album", "Ape Album"), ("Album Artist", "Ape AA"),
+                ("Track", "2/10"), ("Disc", "1/3"), ("Year", "2015-02-02"), ("Genre", "Trip-Hop"),
+                ("REPLAYGAIN_TRACK_GAIN", "-8.12 dB"), ("replaygain_album_gain", "-7.00 dB"),
+                ("Replaygain_Track_Peak", "1.02"),
+                ("Cover Art (Front)", "binary-ish"),
+            ], header: header)
         let expected = TagInfo(
-            title: "Ape Title", artist: "Ape Artist", album: "Ape Album", albumArtist: "Ape AA", track: 2, trackTotal: 10,
+            title: "Ape Title", artist: "Ape Artist", album: "Ape Album", albumArtist: "Ape AA", track: 2,
+            trackTotal: 10,
             disc: 1, discTotal: 3, year: 2015, genre: "Trip-Hop", replayGainTrack: -8.12, replayGainAlbum: -7.0,
             replayGainTrackPeak: 1.02)
         #expect(tags(tail: ape) == expected)
@@ -65,7 +70,8 @@ import Testing
         // Claim a 4 GB tag: not believed, so no APE tag at all (and the footer is not audio either).
         var huge = ape
         huge.replaceSubrange(huge.count - 20..<huge.count - 16, with: [0xFF, 0xFF, 0xFF, 0x7F])
-        guard case .audio(let hugeTags, _) = MediaProbe.probe(bytes: MP3Builder.frames(6) + huge, fileName: "Huge.mp3") else {
+        guard case .audio(let hugeTags, _) = MediaProbe.probe(bytes: MP3Builder.frames(6) + huge, fileName: "Huge.mp3")
+        else {
             Issue.record("not audio")
             return
         }
