@@ -20,9 +20,18 @@ public final class GPIOButtonSource: ButtonSource {
     ///
     /// Returns the source (nil if no line could be requested) and one error per line or chip that
     /// failed, each saying what to do: the lines that work keep working.
-    public static func open(board: BoardConfig, consumer: String = "shufflebox") -> (GPIOButtonSource?, [ButtonSourceError]) {
+    public static func open(board: BoardConfig, consumer: String = "shufflebox") -> (
+        GPIOButtonSource?, [ButtonSourceError]
+    ) {
         guard let label = board.chip else {
-            return (nil, [ButtonSourceError(source: "GPIO", problem: "the board file names no chip", advice: "add 'chip = LABEL' under [board]")])
+            return (
+                nil,
+                [
+                    ButtonSourceError(
+                        source: "GPIO", problem: "the board file names no chip",
+                        advice: "add 'chip = LABEL' under [board]")
+                ]
+            )
         }
         let chip: GPIOChip
         do {
@@ -85,7 +94,9 @@ public final class GPIOButtonSource: ButtonSource {
         if error.isBusy {
             return ButtonSourceError(
                 source: source, problem: "busy (\(error.context))",
-                advice: "Is another program using GPIO\(offset)? 'gpioinfo' shows the user; a dtoverlay for the same pin claims it too")
+                advice:
+                    "Is another program using GPIO\(offset)? 'gpioinfo' shows the user; a dtoverlay for the same pin claims it too"
+            )
         }
         if error.isPermissionDenied {
             return ButtonSourceError(

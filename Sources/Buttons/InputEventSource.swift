@@ -1,7 +1,8 @@
+import ShuffleCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import ShuffleCore
 
 /// Buttons declared to the kernel with the `gpio-keys` overlay, read from `/dev/input/event*`:
 /// `EV_KEY` press and release with the event timestamps, mapped by key code.
@@ -36,7 +37,9 @@ public final class InputEventSource: ButtonSource {
                 let denied = code == EACCES || code == EPERM
                 throw ButtonSourceError(
                     source: "input device \(path)", problem: String(cString: strerror(code)),
-                    advice: denied ? "Add the user to the input group (sudo adduser $USER input) or run as root" : "Is the gpio-key overlay loaded? (cat /proc/bus/input/devices)")
+                    advice: denied
+                        ? "Add the user to the input group (sudo adduser $USER input) or run as root"
+                        : "Is the gpio-key overlay loaded? (cat /proc/bus/input/devices)")
             }
             // Regular files (recorded events) refuse this; devices then share the GPIO clock.
             var clock = CLOCK_MONOTONIC
@@ -48,13 +51,17 @@ public final class InputEventSource: ButtonSource {
     deinit { for fd in devices.keys { close(fd) } }
 
     /// Opens every `/dev/input/event*` whose device name contains `board.inputDevice`.
-    public static func open(board: BoardConfig, sysfs: String = "/sys/class/input") throws(ButtonSourceError) -> InputEventSource {
+    public static func open(board: BoardConfig, sysfs: String = "/sys/class/input") throws(ButtonSourceError)
+        -> InputEventSource
+    {
         let wanted = board.inputDevice ?? ""
         var paths: [String] = []
         var seen: [String] = []
         if let dir = opendir(sysfs) {
             while let entry = readdir(dir) {
-                let node = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let node = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 guard node.hasPrefix("event") else { continue }
                 let deviceName = readLine("\(sysfs)/\(node)/device/name") ?? ""
                 seen.append("\(node) (\(deviceName))")
@@ -65,7 +72,8 @@ public final class InputEventSource: ButtonSource {
         guard !paths.isEmpty else {
             throw ButtonSourceError(
                 source: "input devices named '\(wanted)'",
-                problem: "none found (\(seen.isEmpty ? "no input devices" : "found " + seen.sorted().joined(separator: ", ")))",
+                problem:
+                    "none found (\(seen.isEmpty ? "no input devices" : "found " + seen.sorted().joined(separator: ", ")))",
                 advice: "Is the gpio-key overlay in config.txt? (see board/README.md)")
         }
         return try InputEventSource(paths: paths.sorted(), board: board)
@@ -115,7 +123,8 @@ public final class InputEventSource: ButtonSource {
             start += recordSize
             // value 2 is the keyboard's auto-repeat: the recogniser does its own hold-repeat.
             guard type == evKey, value == 0 || value == 1, let button = keys[code] else { continue }
-            edges.append(ButtonEdge(button, value == 1 ? .press : .release, at: .seconds(seconds) + .microseconds(micros)))
+            edges.append(
+                ButtonEdge(button, value == 1 ? .press : .release, at: .seconds(seconds) + .microseconds(micros)))
         }
         return edges
     }

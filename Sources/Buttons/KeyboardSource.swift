@@ -1,7 +1,8 @@
+import ShuffleCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import ShuffleCore
 
 /// The terminal as five buttons, for development: the keys of `shufflebox play` (space play,
 /// n next, p previous, + volume-up, - volume-down; q quits).
@@ -26,7 +27,10 @@ public final class KeyboardSource: ButtonSource {
     public var fileDescriptors: [Int32] { isFinished ? [] : [descriptor] }
 
     /// Reads keys from `descriptor`, stamping them with `clock`.
-    public init(descriptor: Int32 = 0, pressLength: Duration = .milliseconds(60), clock: @escaping () -> Duration = MonotonicClock.now) {
+    public init(
+        descriptor: Int32 = 0, pressLength: Duration = .milliseconds(60),
+        clock: @escaping () -> Duration = MonotonicClock.now
+    ) {
         self.descriptor = descriptor
         self.pressLength = pressLength
         self.clock = clock

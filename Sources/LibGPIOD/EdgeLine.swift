@@ -1,7 +1,8 @@
+internal import CGPIOD
+
 #if canImport(Glibc)
     import Glibc
 #endif
-internal import CGPIOD
 
 /// One line requested for edge events. Wraps a requested `struct gpiod_line`.
 ///

@@ -1,7 +1,8 @@
+internal import CGPIOD
+
 #if canImport(Glibc)
     import Glibc
 #endif
-internal import CGPIOD
 
 /// An open GPIO chip (`/dev/gpiochipN`). Wraps `struct gpiod_chip`.
 ///
@@ -58,7 +59,9 @@ public final class GPIOChip {
         defer { closedir(dir) }
         var paths: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasPrefix("gpiochip") { paths.append("\(devices)/\(name)") }
         }
         return paths.sorted()
@@ -75,15 +78,20 @@ public final class GPIOChip {
     ) throws(GPIOError) -> EdgeLine {
         let context = "\(label) line \(offset)"
         guard offset >= 0, offset < lineCount else {
-            throw GPIOError(function: "gpiod_chip_get_line", code: EINVAL, context: "\(context) (the chip has \(lineCount) lines)")
+            throw GPIOError(
+                function: "gpiod_chip_get_line", code: EINVAL, context: "\(context) (the chip has \(lineCount) lines)")
         }
-        guard let line = gpiod_chip_get_line(raw, UInt32(offset)) else { throw .lastErrno("gpiod_chip_get_line", context) }
+        guard let line = gpiod_chip_get_line(raw, UInt32(offset)) else {
+            throw .lastErrno("gpiod_chip_get_line", context)
+        }
         var flags = bias.requestFlag
         if activeLow { flags |= Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) }
         guard gpiod_line_request_both_edges_events_flags(line, consumer, flags) == 0 else {
             let error = GPIOError.lastErrno("gpiod_line_request_both_edges_events_flags", context)
             if error.isBusy, let user = gpiod_line_consumer(line) {
-                throw GPIOError(function: error.function, code: error.code, context: "\(context), used by '\(String(cString: user))'")
+                throw GPIOError(
+                    function: error.function, code: error.code,
+                    context: "\(context), used by '\(String(cString: user))'")
             }
             throw error
         }

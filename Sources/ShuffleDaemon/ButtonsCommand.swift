@@ -20,7 +20,7 @@ enum ButtonsCommand {
 
     /// Replays a script of edges through the recogniser and prints what it recognised.
     static func runScript(_ path: String, board: BoardConfig, options: ButtonsOptions) -> Int32 {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
             Terminal.error("shufflebox buttons: cannot read the script \(path): check that it exists and is readable")
             return ExitCode.failure
         }

@@ -1,6 +1,6 @@
+import Buttons
 @preconcurrency import Dispatch
 import Foundation
-import Buttons
 import ShuffleCore
 
 /// The live half of `shufflebox buttons`: the board's sources (and the keyboard on a terminal),
@@ -41,7 +41,8 @@ enum ButtonsLiveCheck {
         var sources = openSources(board: board)
         defer { for case let keyboard as KeyboardSource in sources { keyboard.restore() } }
         guard !sources.isEmpty else {
-            Terminal.error("shufflebox buttons: no button source works (see above); use --script FILE to check a configuration")
+            Terminal.error(
+                "shufflebox buttons: no button source works (see above); use --script FILE to check a configuration")
             return ExitCode.unavailable
         }
         let stop = StopPipe()
@@ -50,11 +51,14 @@ enum ButtonsLiveCheck {
         let report = ButtonReport(json: options.json, origin: start)
         Terminal.error(
             "shufflebox buttons: listening on \(sources.map(\.name).joined(separator: " and "))"
-                + (sources.contains { $0 is KeyboardSource } ? " (keys: space play, n next, p previous, + -, q quits)" : "")
+                + (sources.contains { $0 is KeyboardSource }
+                    ? " (keys: space play, n next, p previous, + -, q quits)" : "")
                 + "; Ctrl-C ends")
         while true {
             var polled = [pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
-            for source in sources { for fd in source.fileDescriptors { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
+            for source in sources {
+                for fd in source.fileDescriptors { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            }
             var timeout: Int32 = -1
             if let deadline = recognizer.nextDeadline {
                 let ms = DurationText.milliseconds(deadline - MonotonicClock.now() + .microseconds(999))

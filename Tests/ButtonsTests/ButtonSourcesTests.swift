@@ -48,7 +48,10 @@ import Testing
                 ButtonEdge(.next, .press, at: .seconds(7)), ButtonEdge(.next, .release, at: .milliseconds(7700)),
             ])
         let gestures = ButtonReplay.run(edges, board: Self.board).gestures.map(\.description)
-        #expect(gestures == ["5100ms play click play-pause", "7500ms next hold seek-forward", "7650ms next hold seek-forward"])
+        #expect(
+            gestures == [
+                "5100ms play click play-pause", "7500ms next hold seek-forward", "7650ms next hold seek-forward",
+            ])
     }
 
     @Test func aMissingInputDeviceSaysWhatToDo() {
@@ -68,8 +71,10 @@ import Testing
         let edges = try keyboard.readEvents(ready: ends[0])
         #expect(
             edges == [
-                ButtonEdge(.next, .press, at: .milliseconds(10_000)), ButtonEdge(.next, .release, at: .milliseconds(10_050)),
-                ButtonEdge(.play, .press, at: .milliseconds(10_100)), ButtonEdge(.play, .release, at: .milliseconds(10_150)),
+                ButtonEdge(.next, .press, at: .milliseconds(10_000)),
+                ButtonEdge(.next, .release, at: .milliseconds(10_050)),
+                ButtonEdge(.play, .press, at: .milliseconds(10_100)),
+                ButtonEdge(.play, .release, at: .milliseconds(10_150)),
                 ButtonEdge(.volumeUp, .press, at: .milliseconds(10_200)),
                 ButtonEdge(.volumeUp, .release, at: .milliseconds(10_250)),
             ])

@@ -12,7 +12,8 @@ import Testing
         let boardDir = root.appending(path: "board")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: boardDir.path)) ?? [] {
             let dir = boardDir.appending(path: name)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where file.hasSuffix(".conf") {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            where file.hasSuffix(".conf") {
                 files.append(dir.appending(path: file).path)
             }
         }
@@ -35,7 +36,10 @@ import Testing
             #expect(board.settings(for: .play) != nil, "\(path)")
             if path.hasSuffix("one-button.conf") {
                 #expect(board.buttons.count == 1)
-                #expect(board.settings(for: .play)?.actions == [.click: .playPause, .double: .next, .triple: .previous, .long: .speak])
+                #expect(
+                    board.settings(for: .play)?.actions == [
+                        .click: .playPause, .double: .next, .triple: .previous, .long: .speak,
+                    ])
             } else {
                 #expect(board.buttons.map(\.name) == ButtonName.allCases, "\(path)")
                 #expect(board.settings(for: .play)?.actions[.click] == .playPause)
@@ -49,14 +53,19 @@ import Testing
         }
     }
 
-    @Test(arguments: [("rpi-zero2w", "pinctrl-bcm2835"), ("rpi3", "pinctrl-bcm2835"), ("rpi4", "pinctrl-bcm2711"), ("rpi5", "pinctrl-rp1")])
+    @Test(arguments: [
+        ("rpi-zero2w", "pinctrl-bcm2835"), ("rpi3", "pinctrl-bcm2835"), ("rpi4", "pinctrl-bcm2711"),
+        ("rpi5", "pinctrl-rp1"),
+    ])
     func raspberryPiPinsMatchTheHeaderAndTheChipLabel(board: String, chip: String) throws {
         for path in Self.boardFiles where path.contains("/\(board)/") {
             let config = try BoardFileParser.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
             if config.source == .gpio { #expect(config.chip == chip) }
             for button in config.buttons {
                 let pin = try #require(button.headerPin, "\(path): \(button.name) has no header pin")
-                if let line = button.line { #expect(Self.piHeader[pin] == line, "\(path): pin \(pin) is not GPIO\(line)") }
+                if let line = button.line {
+                    #expect(Self.piHeader[pin] == line, "\(path): pin \(pin) is not GPIO\(line)")
+                }
                 #expect(button.activeLow && button.bias == .pullUp)
             }
         }
@@ -90,21 +99,40 @@ import Testing
 
     @Test(arguments: [
         (header + "[button vol-up]\ngpio = 3\n", 3, "unknown button 'vol-up'"),
-        (header + "[button play]\ngpio = 17\n[button next]\ngpio = 17\n", 6, "GPIO line 17 is used twice: by play and by next"),
-        (header + "[button play]\ngpio = 17\npin = 11\n[button next]\ngpio = 27\npin = 11\n", 8, "header pin 11 is used twice"),
+        (
+            header + "[button play]\ngpio = 17\n[button next]\ngpio = 17\n", 6,
+            "GPIO line 17 is used twice: by play and by next"
+        ),
+        (
+            header + "[button play]\ngpio = 17\npin = 11\n[button next]\ngpio = 27\npin = 11\n", 8,
+            "header pin 11 is used twice"
+        ),
         (header + "[button play]\ngpio = 1\ndebounce = 20\n", 5, "bad duration '20' for debounce"),
         (header + "[button play]\ngpio = 1\ndebounce = fast\n", 5, "bad duration 'fast'"),
         (header + "[button play]\ngpio = 1\ndebounce = 5s\n", 5, "must be between 0ms and 200ms"),
         (header + "[button play]\ngpio = 1\nclick = skip\n", 5, "unknown action 'skip'"),
         (header + "[button play]\ngpio = 1\nclick = next\nclick = previous\n", 6, "'click' is set twice"),
-        (header + "[button play]\ngpio = 1\n[button play]\ngpio = 2\n", 5, "[button play] appears twice (first on line 3)"),
+        (
+            header + "[button play]\ngpio = 1\n[button play]\ngpio = 2\n", 5,
+            "[button play] appears twice (first on line 3)"
+        ),
         (header + "[button play]\ngpio = x\n", 4, "bad gpio 'x'"),
         (header + "[button play]\ngpio = 1\ncolour = red\n", 5, "unknown setting 'colour'"),
         (header + "[button play]\ngpio = 1\nlong = speak\nhold = next\n", 5, "both 'long' and 'hold'"),
         (header + "[button play]\n", 3, "button play has no 'gpio = LINE'"),
-        (header + "[button play]\ngpio = 1\n[chord x]\nbuttons = play next\naction = lock\n", 6, "this board has no [button next]"),
-        (header + "[button play]\ngpio = 1\n[button next]\ngpio = 2\n[chord x]\nbuttons = play next\naction = jump\n", 9, "unknown action 'jump'"),
-        (header + "[button play]\ngpio = 1\n[chord x]\nbuttons = play play\naction = lock\n", 6, "exactly two different buttons"),
+        (
+            header + "[button play]\ngpio = 1\n[chord x]\nbuttons = play next\naction = lock\n", 6,
+            "this board has no [button next]"
+        ),
+        (
+            header
+                + "[button play]\ngpio = 1\n[button next]\ngpio = 2\n[chord x]\nbuttons = play next\naction = jump\n",
+            9, "unknown action 'jump'"
+        ),
+        (
+            header + "[button play]\ngpio = 1\n[chord x]\nbuttons = play play\naction = lock\n", 6,
+            "exactly two different buttons"
+        ),
         ("gpio = 1\n", 1, "outside any section"),
         (header + "[speaker]\n", 3, "unknown section"),
         (header + "just words\n", 3, "expected 'key = value'"),

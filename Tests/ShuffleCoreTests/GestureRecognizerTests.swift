@@ -106,7 +106,10 @@ import Testing
     }
 
     @Test func eachChordButtonAloneDoesItsOwnThing() throws {
-        #expect(try ButtonTestBoards.gestures("0 volume-up press\n100 volume-up release") == ["100ms volume-up click volume-up"])
+        #expect(
+            try ButtonTestBoards.gestures("0 volume-up press\n100 volume-up release") == [
+                "100ms volume-up click volume-up"
+            ])
         #expect(
             try ButtonTestBoards.gestures("0 volume-down press\n100 volume-down release")
                 == ["100ms volume-down click volume-down"])
@@ -178,7 +181,8 @@ import Testing
         var recognizer = GestureRecognizer(board: ButtonTestBoards.five)
         _ = recognizer.advance(to: .seconds(10))
         _ = recognizer.handle(ButtonEdge(.previous, .press, at: .seconds(1)))
-        let events = recognizer.handle(ButtonEdge(.previous, .release, at: .seconds(2))) + recognizer.advance(to: .seconds(11))
+        let events =
+            recognizer.handle(ButtonEdge(.previous, .release, at: .seconds(2))) + recognizer.advance(to: .seconds(11))
         #expect(events.map(\.description) == ["10000ms previous click previous"] || events.isEmpty)
         #expect(recognizer.now == .seconds(11))
     }

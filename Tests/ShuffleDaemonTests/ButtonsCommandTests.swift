@@ -51,7 +51,10 @@ import Testing
 
     @Test func rawAddsEveryEdgeInOrder() throws {
         let result = try Run.shufflebox(
-            ["buttons", "--board", "qemu", "--json", "--raw", "--script", try script("0 previous press\n90 previous release\n")])
+            [
+                "buttons", "--board", "qemu", "--json", "--raw", "--script",
+                try script("0 previous press\n90 previous release\n"),
+            ])
         #expect(result.status == 0)
         #expect(
             result.stdout.split(separator: "\n") == [
@@ -62,7 +65,12 @@ import Testing
 
     @Test func textOutputNamesTheButtonGestureAndAction() throws {
         let result = try Run.shufflebox(
-            ["buttons", "--board", "rpi5/one-button", "--script", try script("0 play press\n100 play release\n200 play press\n300 play release\n400 play press\n500 play release\n")])
+            [
+                "buttons", "--board", "rpi5/one-button", "--script",
+                try script(
+                    "0 play press\n100 play release\n200 play press\n300 play release\n400 play press\n500 play release\n"
+                ),
+            ])
         #expect(result.status == 0)
         #expect(result.stdout.contains("play"))
         #expect(result.stdout.contains("triple"))
@@ -74,7 +82,9 @@ import Testing
         let config = folder.appendingPathComponent("mine.conf").path
         try "[board]\nchip = gpiochip0\n[button play]\ngpio = 5\nclick = next\n".write(
             toFile: config, atomically: true, encoding: .utf8)
-        let result = try Run.shufflebox(["buttons", "--config", config, "--json", "--script", try script("0 play press\n50 play release\n")])
+        let result = try Run.shufflebox([
+            "buttons", "--config", config, "--json", "--script", try script("0 play press\n50 play release\n"),
+        ])
         #expect(result.stdout == #"{"t":50,"button":"play","gesture":"click","action":"next"}"# + "\n")
     }
 
@@ -87,7 +97,8 @@ import Testing
 
     @Test func aBrokenBoardFileNamesItsLineAndExits65() throws {
         let config = folder.appendingPathComponent("bad.conf").path
-        try "[board]\nchip = c\n[button play]\ngpio = 5\ndebounce = 20\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "[board]\nchip = c\n[button play]\ngpio = 5\ndebounce = 20\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
         let result = try Run.shufflebox(["buttons", "--config", config, "--script", try script("0 play press\n")])
         #expect(result.status == 65)
         #expect(result.stderr.contains("\(config):5: bad duration '20' for debounce"))

@@ -221,7 +221,8 @@ struct BoardAssembler {
         else {
             throw error(
                 setting,
-                "bad \(setting.key) '\(setting.value)' (a whole number from \(range.lowerBound) to \(range.upperBound))")
+                "bad \(setting.key) '\(setting.value)' (a whole number from \(range.lowerBound) to \(range.upperBound))"
+            )
         }
         return value
     }

@@ -90,7 +90,8 @@ struct SectionReader {
         switch (kind, section.name) {
         case ("board", nil), ("button", _?), ("chord", _?): break
         case ("button", nil), ("chord", nil): throw error(lineNumber, "[\(kind)] needs a name: [\(kind) NAME]")
-        default: throw error(lineNumber, "unknown section '\(line)' (sections are [board], [button NAME], [chord NAME])")
+        default:
+            throw error(lineNumber, "unknown section '\(line)' (sections are [board], [button NAME], [chord NAME])")
         }
         if let earlier = sections.first(where: { $0.kind == kind && $0.name == section.name }) {
             throw error(lineNumber, "\(section.title) appears twice (first on line \(earlier.line))")

@@ -20,7 +20,8 @@ public struct ButtonReport: Sendable {
         if json {
             return JSONText.render(
                 .object([
-                    ("t", .int(ms)), ("button", .string(event.buttonLabel)), ("gesture", .string(event.gesture.rawValue)),
+                    ("t", .int(ms)), ("button", .string(event.buttonLabel)),
+                    ("gesture", .string(event.gesture.rawValue)),
                     ("action", JSONText.string(event.action?.rawValue)),
                 ]))
         }
@@ -34,7 +35,9 @@ public struct ButtonReport: Sendable {
         let ms = DurationText.milliseconds(edge.time - origin)
         if json {
             return JSONText.render(
-                .object([("t", .int(ms)), ("button", .string(edge.button.rawValue)), ("edge", .string(edge.kind.rawValue))]))
+                .object([
+                    ("t", .int(ms)), ("button", .string(edge.button.rawValue)), ("edge", .string(edge.kind.rawValue)),
+                ]))
         }
         return "\(Self.pad(String(ms), left: 8)) ms  \(Self.pad(edge.button.rawValue, right: 24))\(edge.kind.rawValue)"
     }
