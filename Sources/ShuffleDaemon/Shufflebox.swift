@@ -19,7 +19,9 @@ public enum Shufflebox {
         case .version:
             print("shufflebox \(Shufflebox.version)")
             return ExitCode.success
-        case .index, .search, .list, .play, .buttons, .run, .status, .ctl:
+        case .buttons(let options):
+            return await ButtonsCommand.run(options)
+        case .index, .search, .list, .play, .run, .status, .ctl:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }
