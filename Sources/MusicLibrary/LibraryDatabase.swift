@@ -183,3 +183,20 @@ public final class LibraryDatabase {
         }
     }
 }
+
+extension LibraryDatabase {
+    /// The tables of the schema, for `rowCount(_:)`.
+    public static let tableNames: Set<String> = ["volumes", "files", "tracks", "tracks_fts", "paths_fts", "playback"]
+
+    /// The number of rows in one of the schema's tables (diagnostics and tests). Traps on any other name,
+    /// so no outside text ever reaches the SQL.
+    public func rowCount(_ table: String) throws(LibraryError) -> Int64 {
+        precondition(Self.tableNames.contains(table), "not a library table: \(table)")
+        return try wrap { () throws(SQLiteError) -> Int64 in try connection.scalarInt("SELECT count(*) FROM \(table)") ?? 0 }
+    }
+
+    /// `PRAGMA data_version`: changes when another connection commits to the file.
+    public func dataVersion() throws(LibraryError) -> Int64 {
+        try wrap { () throws(SQLiteError) -> Int64 in try connection.scalarInt("PRAGMA data_version") ?? 0 }
+    }
+}

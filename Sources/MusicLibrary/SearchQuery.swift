@@ -2,14 +2,16 @@
 ///
 /// Every whitespace-separated word becomes one FTS5 string (`"…"`, with `"` doubled), so nothing a
 /// person types is ever FTS syntax: quotes, `*`, `-`, `^`, `AND`/`OR`/`NOT`, `NEAR(`, parentheses
-/// are plain text. Words with no letter or digit (which the tokenizer would drop, leaving an empty
+/// are plain text; control characters separate words. Words with no letter or digit (which the tokenizer would drop, leaving an empty
 /// phrase) are left out. The last word gets a trailing `*`, so it matches as a prefix while typing.
 /// A word containing CJK characters is spaced out as in `FTSText.indexForm`, making it a phrase of
 /// single characters. Words are joined with spaces, which FTS5 reads as AND.
 public enum SearchQuery {
     /// The MATCH expression, or nil when the query has nothing to search for (empty, only punctuation).
     public static func matchExpression(for text: String) -> String? {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter(hasTokenCharacter)
+        // Control characters (a NUL would end the MATCH text early in FTS5's parser) separate words.
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+            .map(String.init).filter(hasTokenCharacter)
         guard !words.isEmpty else { return nil }
         var terms: [String] = []
         for (index, word) in words.enumerated() {
