@@ -19,9 +19,15 @@ public enum Shufflebox {
         case .version:
             print("shufflebox \(Shufflebox.version)")
             return ExitCode.success
+        case .index(let options):
+            return await IndexCommand.run(options)
+        case .search(let options):
+            return await SearchCommand.run(options)
+        case .list(let options):
+            return await ListCommand.run(options)
         case .buttons(let options):
             return await ButtonsCommand.run(options)
-        case .index, .search, .list, .play, .run, .status, .ctl:
+        case .play, .run, .status, .ctl:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }

@@ -1,0 +1,171 @@
+import Foundation
+import ShuffleCore
+import ShuffleTestSupport
+import Testing
+
+/// `shufflebox index`, `list` and `search` end to end: the real executable on generated libraries.
+@Suite(.serialized) struct LibraryCommandTests {
+    let scratch: TemporaryDirectory
+    var db: String { scratch.path + "/state/library.db" }
+
+    init() throws { scratch = try TemporaryDirectory(prefix: "library-commands") }
+
+    /// Runs `list --json` and returns its objects by path.
+    func listing() throws -> [String: [String: Any]] {
+        let result = try Run.shufflebox(["list", "--json", "--db", db])
+        #expect(result.status == 0, "list failed: \(result.stderr)")
+        var objects: [String: [String: Any]] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let path = try #require(object["path"] as? String)
+            #expect(objects[path] == nil, "listed twice: \(path)")
+            objects[path] = object
+        }
+        return objects
+    }
+
+    /// Checks that `list --json` says exactly what the manifest says: every playable track with its tags and
+    /// duration, every broken file unplayable, nothing else.
+    func expectListing(matches manifest: Manifest, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let listed = try listing()
+        let expected = manifest.rows.filter { $0.kind == .track || $0.kind == .broken }
+        // Every track reuses one template clip's frames, so a clip's decoded length is known from any row
+        // of it (make-testlib's `mutate` writes "broken" in the samples column of the tracks it adds).
+        var clipSamples: [Int: Int64] = [:]
+        for row in manifest.playable { if let clip = row.clip, let samples = row.samples { clipSamples[clip] = samples } }
+        #expect(Set(listed.keys) == Set(expected.map(\.path.display)), sourceLocation: sourceLocation)
+        for row in expected {
+            guard let object = listed[row.path.display] else { continue }
+            let keys = Set(object.keys)
+            #expect(keys == Self.keys, "keys of \(row.path.display)", sourceLocation: sourceLocation)
+            if row.kind == .broken {
+                #expect(object["status"] as? String == "unplayable", "\(row.path.display)", sourceLocation: sourceLocation)
+                #expect((object["reason"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(object["status"] as? String == "ok", "\(row.path.display)", sourceLocation: sourceLocation)
+            let tags = row.tags
+            let title = object["title"] as? String
+            if let expectedTitle = tags.title {
+                #expect(title == expectedTitle, "title of \(row.path.display)", sourceLocation: sourceLocation)
+            } else {
+                #expect(title?.isEmpty == false, "untagged \(row.path.display) gets its file name", sourceLocation: sourceLocation)
+            }
+            for (key, value) in [
+                ("artist", tags.artist), ("album", tags.album), ("albumArtist", tags.albumArtist), ("genre", tags.genre),
+            ] {
+                #expect(object[key] as? String == value, "\(key) of \(row.path.display)", sourceLocation: sourceLocation)
+            }
+            for (key, value) in [
+                ("track", tags.track), ("trackTotal", tags.trackTotal), ("disc", tags.disc),
+                ("discTotal", tags.discTotal), ("year", tags.year),
+            ] {
+                #expect(object[key] as? Int == value, "\(key) of \(row.path.display)", sourceLocation: sourceLocation)
+            }
+            let samples = try #require(row.samples ?? row.clip.flatMap { clipSamples[$0] })
+            let rate = try #require(row.rate)
+            #expect(
+                object["durationMs"] as? Int64 == samples * 1000 / Int64(rate), "durationMs of \(row.path.display)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    static let keys: Set<String> = [
+        "path", "status", "reason", "title", "artist", "album", "albumArtist", "track", "trackTotal", "disc",
+        "discTotal", "year", "genre", "durationMs",
+    ]
+
+    func index(_ root: URL) throws -> Run.Result {
+        let result = try Run.shufflebox(["index", root.path, "--db", db])
+        #expect(result.status == 0, "index failed: \(result.stderr)")
+        return result
+    }
+
+    @Test(.enabled(if: TestLibrary.isAvailable, "needs python3 and lame (scripts/install-deps test)"))
+    func ownGeneratorLibraryIsListedExactlyAndFollowsMutations() throws {
+        let root = scratch.appending("stick")
+        let manifest = try TestLibrary.generate(at: root, tracks: 60, seed: 5)
+        let first = try index(root)
+        // Not a terminal: nothing but the one summary line.
+        #expect(first.stderr.split(separator: "\n").count == 1, "\(first.stderr)")
+        #expect(first.stderr.contains("\(manifest.playable.count) tracks"))
+        try expectListing(matches: manifest)
+
+        let mutations = try TestLibrary.mutate(at: root, seed: 5)
+        #expect(!mutations.isEmpty)
+        let second = try index(root)
+        #expect(!second.stderr.contains("(0 added, 0 changed, 0 moved, 0 removed)"), "\(second.stderr)")
+        try expectListing(matches: try Manifest(libraryRoot: root))
+
+        // Unchanged tree: nothing is written, not even a byte of the database file.
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let third = try index(root)
+        #expect(third.stderr.contains("(0 added, 0 changed, 0 moved, 0 removed)"), "\(third.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    @Test(.enabled(if: PackagePaths.shared != nil && TestLibrary.isAvailable, "needs ../shared (the yardstick)"))
+    func yardstickLibraryIsListedExactly() throws {
+        let root = scratch.appending("yardstick")
+        let manifest = try TestLibrary.generateYardstick(at: root, tracks: 150, seed: 7)
+        _ = try index(root)
+        try expectListing(matches: manifest)
+    }
+
+    @Test(.enabled(if: TestLibrary.isAvailable, "needs python3 and lame (scripts/install-deps test)"))
+    func searchFindsByTagAndPathWithoutDiacritics() throws {
+        let root = scratch.appending("search")
+        let manifest = try TestLibrary.generate(at: root, tracks: 40, seed: 2)
+        _ = try index(root)
+        let artist = try #require(manifest.playable.compactMap(\.tags.artist).first { $0.contains("é") || $0.contains("ö") }
+            ?? manifest.playable.compactMap(\.tags.artist).first)
+        let folded = artist.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        let result = try Run.shufflebox(["search", folded, "--db", db, "--json", "--limit", "500"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let artists = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["artist"] as? String
+        }
+        #expect(artists.contains(artist), "search \(folded) found \(artists)")
+        for hostile in ["\"", "NEAR(", "a OR", "*", "-", "(", ""] {
+            let run = try Run.shufflebox(["search", hostile, "--db", db])
+            #expect(run.status == 0, "search \(hostile): \(run.stderr)")
+        }
+        let text = try Run.shufflebox(["search", folded, "--db", db, "--limit", "1"])
+        #expect(text.stdout.split(separator: "\n").count == 1)
+        #expect(text.stdout.contains(" - ") && text.stdout.contains("  ("))
+    }
+
+    @Test func errorsNameThePathAndExitNonZero() throws {
+        let missing = try Run.shufflebox(["index", scratch.path + "/no-such-folder", "--db", db])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no-such-folder"))
+        #expect(!FileManager.default.fileExists(atPath: db), "no database for a folder that is not there")
+
+        try Data("x".utf8).write(to: scratch.appending("plain-file"))
+        let notFolder = try Run.shufflebox(["index", scratch.path + "/plain-file", "--db", db])
+        #expect(notFolder.status != 0)
+        #expect(notFolder.stderr.contains("plain-file"))
+
+        let unwritable = try Run.shufflebox(["index", scratch.path, "--db", "/proc/shufflebox-test/x.db"])
+        #expect(unwritable.status != 0)
+        #expect(unwritable.stderr.contains("cannot create the library database /proc/shufflebox-test/x.db"))
+        #expect(unwritable.stderr.split(separator: "\n").count == 1)
+
+        for command in [["list"], ["search", "x"]] {
+            let none = try Run.shufflebox(command + ["--db", scratch.path + "/none.db"])
+            #expect(none.status != 0)
+            #expect(none.stderr.contains("no library yet at \(scratch.path)/none.db; run 'shufflebox index DIR' first"))
+        }
+    }
+
+    @Test func defaultDatabaseLivesInTheStateDirectory() throws {
+        let state = scratch.path + "/xdg-state"
+        try FileManager.default.createDirectory(atPath: scratch.path + "/empty", withIntermediateDirectories: true)
+        let result = try Run.shufflebox(["index", scratch.path + "/empty"], environment: ["XDG_STATE_HOME": state])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: state + "/shufflebox/library.db"))
+        let list = try Run.shufflebox(["list"], environment: ["XDG_STATE_HOME": state])
+        #expect(list.status == 0)
+        #expect(list.stdout.isEmpty)
+    }
+}
