@@ -48,7 +48,20 @@ struct MPEGStreamScanner {
         if header.layer == 3, let xing = XingHeader(source: source, frameAt: offset, header: header) {
             return measure(xing: xing, at: offset, header: header)
         }
+        if let declared = vbriStreamBytes(at: offset), declared > end - offset, declared != end,
+            declared != source.count
+        {
+            return .truncated("audio is cut short: holds \(end - offset) of \(declared) bytes")
+        }
         return walk(from: offset, first: header)
+    }
+
+    /// The stream size a Fraunhofer VBRI header (32 bytes after the frame header) declares, if any.
+    /// libmpg123 ignores VBRI (its frame is decoded like any other), so only the size is used.
+    private func vbriStreamBytes(at offset: Int) -> Int? {
+        let vbri = source.bytes(at: offset + 36, count: 18)
+        guard vbri.count == 18, vbri[0..<4].elementsEqual("VBRI".utf8) else { return nil }
+        return Int(vbri[10]) << 24 | Int(vbri[11]) << 16 | Int(vbri[12]) << 8 | Int(vbri[13])
     }
 
     // MARK: - Finding the stream

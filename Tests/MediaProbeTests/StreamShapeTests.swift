@@ -139,6 +139,8 @@ import Testing
         let cbr = MP3Builder.frames(10)
         #expect(
             reason(Array(cbr.prefix(cbr.count - 100))) == "audio is cut short: the last frame holds 317 of 417 bytes")
+        let vbri = MP3Builder.vbriFrame(frames: 20, bytes: 21 * 417, delay: 1000) + MP3Builder.frames(20)
+        #expect(reason(Array(vbri.prefix(11 * 417))) == "audio is cut short: holds 4587 of 8757 bytes")
         let tagged = MP3Builder.id3v2(major: 4, [("TIT2", MP3Builder.text("T"))]) + Array(cbr.prefix(2000))
         #expect(reason(tagged)?.hasPrefix("audio is cut short") == true)
     }
