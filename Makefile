@@ -44,7 +44,9 @@ fuzz:
 
 sanitize:
 	@scripts/install-deps test
+	$(SWIFT) build --sanitize=address --build-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --build-path .build/asan
+	$(SWIFT) build --sanitize=thread --build-path .build/tsan
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 lint:
