@@ -35,8 +35,12 @@ public final class PacedSink: @unchecked Sendable {
         guard ExternalTool.find("pulseaudio") != nil, ExternalTool.find("parec") != nil,
             ExternalTool.find("pacat") != nil
         else { return false }
-        let plugins = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf", "/usr/lib"]
-        return plugins.contains { FileManager.default.fileExists(atPath: "\($0)/alsa-lib/libasound_module_pcm_pulse.so") }
+        let plugins = [
+            "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf", "/usr/lib",
+        ]
+        return plugins.contains {
+            FileManager.default.fileExists(atPath: "\($0)/alsa-lib/libasound_module_pcm_pulse.so")
+        }
     }
 
     /// Starts the server; its files go into `directory` (created if needed).
@@ -70,7 +74,8 @@ public final class PacedSink: @unchecked Sendable {
         let result = try Run.program(script.path, arguments)
         guard result.status == 0 else {
             throw TestSupportError(
-                "scripts/paced-sink \(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.stderr)")
+                "scripts/paced-sink \(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.stderr)"
+            )
         }
     }
 }

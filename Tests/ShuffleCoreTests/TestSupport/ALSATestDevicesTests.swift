@@ -32,7 +32,8 @@ struct ALSATestDevicesTests {
         let bytes = [UInt8](wav)
         var offset = 12
         while offset + 8 <= bytes.count {
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
+            let size =
+                Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
                 | Int(bytes[offset + 7]) << 24
             if bytes[offset..<offset + 4].elementsEqual("data".utf8) {
                 return Data(bytes[(offset + 8)..<min(bytes.count, offset + 8 + size)])
@@ -63,7 +64,8 @@ struct ALSATestDevicesTests {
         let input = dir.appending("in.wav")
         try Self.wav(Self.pcm).write(to: input)
         let output = dir.appending("out.wav")
-        try play(input, device: ALSATestDevices.captureWAV, environment: ALSATestDevices.captureEnvironment(file: output))
+        try play(
+            input, device: ALSATestDevices.captureWAV, environment: ALSATestDevices.captureEnvironment(file: output))
         let written = try Data(contentsOf: output)
         #expect(written.prefix(4) == Data("RIFF".utf8))
         #expect(Self.dataChunk(written) == Data(Self.pcm))
