@@ -71,6 +71,22 @@ struct ALSATestDevicesTests {
         #expect(Self.dataChunk(written) == Data(Self.pcm))
     }
 
+    @Test func captureSegmentsKeepsEveryOpenInItsOwnFile() throws {
+        let dir = try TemporaryDirectory()
+        let stereo = dir.appending("stereo.wav")
+        try Self.wav(Self.pcm).write(to: stereo)
+        let mono = dir.appending("mono.wav")
+        try Self.wav(Array(Self.pcm.prefix(8192 * 2)), rate: 22050, channels: 1).write(to: mono)
+        let output = dir.appending("seg.raw")
+        let environment = ALSATestDevices.captureEnvironment(file: output)
+        try play(stereo, device: "capture_segments", environment: environment)
+        try play(mono, device: "capture_segments", environment: environment)
+        #expect(try Data(contentsOf: output) == Data(Self.pcm))
+        // 8192 mono frames at 22.05 kHz become about 16384 stereo frames at 44.1 kHz (4 bytes each).
+        let second = try Data(contentsOf: dir.appending("seg.raw.0001"))
+        #expect(second.count >= 16000 * 4 && second.count % 4 == 0)
+    }
+
     @Test func theBuiltInFileDeviceNeedsNoConfiguration() throws {
         let dir = try TemporaryDirectory()
         let input = dir.appending("in.wav")
