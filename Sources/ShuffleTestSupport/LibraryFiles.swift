@@ -21,7 +21,9 @@ public enum LibraryFiles {
     /// The whole contents of the file at `path`.
     public static func contents(of path: PathBytes) throws -> Data {
         let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw TestSupportError("cannot open \(path.display): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw TestSupportError("cannot open \(path.display): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

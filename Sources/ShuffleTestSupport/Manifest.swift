@@ -85,6 +85,19 @@ public struct Manifest: Sendable {
         return low < rows.count && rows[low].path == path ? rows[low] : nil
     }
 
+    /// Decoded frames per channel of each template clip, from the `clip N: …, S samples decoded` comments.
+    public var clipSamples: [Int: Int64] {
+        var result: [Int: Int64] = [:]
+        for comment in comments where comment.hasPrefix("clip ") {
+            let words = comment.split(separator: " ")
+            guard words.count > 1, let id = Int(words[1].dropLast()),
+                let index = words.firstIndex(of: "samples"), index > 0, let samples = Int64(words[index - 1])
+            else { continue }
+            result[id] = samples
+        }
+        return result
+    }
+
     /// The value of `key=value` in the first comment line (the generator's parameters), e.g. "seed".
     public func parameter(_ key: String) -> String? {
         guard let first = comments.first else { return nil }

@@ -86,7 +86,9 @@ public struct ManifestRow: Equatable, Sendable {
     }
 
     /// Columns where `-` means "does not apply".
-    private static let dashColumns: Set<String> = ["kind", "broken", "samples", "rate", "channels", "codec", "clip", "tag"]
+    private static let dashColumns: Set<String> = [
+        "kind", "broken", "samples", "rate", "channels", "codec", "clip", "tag",
+    ]
 
     /// Reads one manifest line; `columns` maps column names to field positions.
     init(fields: [String], columns: [String: Int], line: Int) throws {

@@ -19,7 +19,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
             return String(cString: result)
         }
         guard let path = made else {
-            throw TestSupportError("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")
+            throw TestSupportError(
+                "cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")
         }
         url = URL(fileURLWithPath: path, isDirectory: true)
     }

@@ -29,7 +29,9 @@ public enum TestLibrary {
         at directory: URL, tracks: Int, seed: Int = 1, formats: Formats = .mixed, broken: Int? = nil,
         extras: Bool = true, seconds: Double? = nil
     ) throws -> Manifest {
-        var arguments = [directory.path, "--tracks", String(tracks), "--seed", String(seed), "--formats", formats.rawValue]
+        var arguments = [
+            directory.path, "--tracks", String(tracks), "--seed", String(seed), "--formats", formats.rawValue,
+        ]
         if let broken { arguments += ["--broken", String(broken)] }
         arguments.append(extras ? "--extras" : "--no-extras")
         if let seconds { arguments += ["--seconds", String(seconds)] }
@@ -59,7 +61,8 @@ public enum TestLibrary {
 
     private static func runTool(_ tool: String, _ arguments: [String]) throws {
         guard let python = ExternalTool.python3 else {
-            throw TestSupportError("python3 is not installed; the library generators need it (scripts/install-deps test)")
+            throw TestSupportError(
+                "python3 is not installed; the library generators need it (scripts/install-deps test)")
         }
         let result = try Run.program(python, [tool] + arguments)
         guard result.status == 0 else {

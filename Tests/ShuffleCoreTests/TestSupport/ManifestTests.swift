@@ -5,7 +5,7 @@ import Testing
 @Suite struct ManifestTests {
     static let sample = """
         # make-testlib 1 seed=7 tracks=2 formats=mixed broken=1 extras=yes seconds=default; samples = PCM frames per channel decoded by mpg123
-        # clip 0: 44.1k stereo CBR128
+        # clip 0: 44.1k stereo CBR128, 33017 bytes of frames, 88200 samples decoded (input 88200)
         path\tkind\tbroken\tsamples\trate\tchannels\tcodec\tclip\ttag\ttitle\tartist\talbum\talbumartist\ttrack\ttracktotal\tdisc\tdisctotal\tyear\tgenre\trg_track_gain\tnote
         Caf\\xe9/01 Back\\\\Slash\\tTab.mp3\ttrack\tno\t88200\t44100\t2\tmp3\t0\tid3v23\tBack\\\\Slash\tBeyoncé\t日本語\t\t1\t12\t2\t2\t1999\tRock\t-6.54 dB\tinvalid-utf8-name,utf16
         Zero.mp3\tbroken\tyes\tbroken\t44100\t2\tmp3\t0\t-\t\t\t\t\t\t\t\t\t\t\t\tzero-byte
@@ -41,6 +41,7 @@ import Testing
         #expect(cover.kind == .nonaudio && cover.broken == nil && cover.rate == nil)
         #expect(manifest.playable.count == 1 && manifest.broken.count == 1)
         #expect(manifest.parameter("seed") == "7" && manifest.parameter("formats") == "mixed")
+        #expect(manifest.clipSamples == [0: 88200])
     }
 
     @Test func roundTripsEveryByteThroughTheEscapes() throws {
