@@ -19,7 +19,13 @@ public enum Shufflebox {
         case .version:
             print("shufflebox \(Shufflebox.version)")
             return ExitCode.success
-        case .index, .search, .list, .play, .buttons, .run, .status, .ctl:
+        case .index(let options):
+            return await IndexCommand.run(options)
+        case .search(let options):
+            return await SearchCommand.run(options)
+        case .list(let options):
+            return await ListCommand.run(options)
+        case .play, .buttons, .run, .status, .ctl:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }
