@@ -25,7 +25,9 @@ public enum Shufflebox {
             return await SearchCommand.run(options)
         case .list(let options):
             return await ListCommand.run(options)
-        case .play, .buttons, .run, .status, .ctl:
+        case .play(let options):
+            return await PlayCommand.run(options)
+        case .buttons, .run, .status, .ctl:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }
