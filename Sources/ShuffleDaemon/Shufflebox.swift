@@ -25,9 +25,11 @@ public enum Shufflebox {
             return await SearchCommand.run(options)
         case .list(let options):
             return await ListCommand.run(options)
+        case .play(let options):
+            return await PlayCommand.run(options)
         case .buttons(let options):
             return await ButtonsCommand.run(options)
-        case .play, .run, .status, .ctl:
+        case .run, .status, .ctl:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }
