@@ -30,20 +30,7 @@ extension LibraryDatabase {
     public func search(_ query: String, in volume: VolumeRef, limit: Int) throws(LibraryError) -> [LibraryEntry] {
         guard let match = SearchQuery.matchExpression(for: query) else { return [] }
         return try wrap { () throws(SQLiteError) -> [LibraryEntry] in
-            try withStatement(
-                """
-                SELECT \(Self.entryColumns) FROM (
-                    SELECT id, min(rank) AS rank FROM (
-                        SELECT rowid AS id, bm25(tracks_fts) AS rank FROM tracks_fts WHERE tracks_fts MATCH ?1
-                        UNION ALL
-                        SELECT rowid AS id, bm25(paths_fts) AS rank FROM paths_fts WHERE paths_fts MATCH ?1
-                    ) GROUP BY id
-                ) hits
-                JOIN files f ON f.id = hits.id JOIN tracks t ON t.id = hits.id
-                WHERE f.volume_id = ?2
-                ORDER BY hits.rank, f.path LIMIT ?3
-                """
-            ) { statement throws(SQLiteError) in
+            try withStatement(Self.searchSQL) { statement throws(SQLiteError) in
                 try statement.bind(match, at: 1)
                 try statement.bind(volume.id, at: 2)
                 try statement.bind(limit, at: 3)
@@ -53,6 +40,20 @@ extension LibraryDatabase {
             }
         }
     }
+
+    /// The search statement: `?1` the MATCH expression, `?2` the volume id, `?3` the limit.
+    public static let searchSQL = """
+        SELECT \(entryColumns) FROM (
+            SELECT id, min(rank) AS rank FROM (
+                SELECT rowid AS id, bm25(tracks_fts) AS rank FROM tracks_fts WHERE tracks_fts MATCH ?1
+                UNION ALL
+                SELECT rowid AS id, bm25(paths_fts) AS rank FROM paths_fts WHERE paths_fts MATCH ?1
+            ) GROUP BY id
+        ) hits
+        JOIN files f ON f.id = hits.id JOIN tracks t ON t.id = hits.id
+        WHERE f.volume_id = ?2
+        ORDER BY hits.rank, f.path LIMIT ?3
+        """
 
     /// How many tracks of `volume` match `query` (no limit).
     public func searchCount(_ query: String, in volume: VolumeRef) throws(LibraryError) -> Int {
