@@ -19,7 +19,13 @@ public enum Shufflebox {
         case .version:
             print("shufflebox \(Shufflebox.version)")
             return ExitCode.success
-        case .index, .search, .list, .play, .buttons, .run, .status, .ctl:
+        case .run(let options):
+            return await RunCommand.run(options)
+        case .status(let options):
+            return StatusCommand.run(options)
+        case .ctl(let options):
+            return ControlCommand.run(options)
+        case .index, .search, .list, .play, .buttons:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }

@@ -4,7 +4,7 @@ public enum MPDCommands {
     public static let supported: [String] = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
         "find", "idle", "next", "noidle", "notcommands", "pause", "ping", "play", "playid", "previous", "search",
-        "setvol", "stats", "status", "stop", "tagtypes", "volume",
+        "setvol", "shufflebox_setstep", "shufflebox_volumestep", "stats", "status", "stop", "tagtypes", "volume",
     ]
 
     /// The idle subsystems MPD knows; only `player`, `mixer` and `database` ever fire here.
@@ -71,6 +71,15 @@ public enum MPDCommands {
             }
             let steps = backend.snapshot().volumeSteps
             return try perform(.changeVolume(MPDVolume.stepChange(percent: change, steps: steps)), request, &backend)
+        case "shufflebox_setstep", "shufflebox_volumestep":
+            // Our extensions for `shufflebox ctl volume`: exact steps, no percent rounding.
+            try count(request, 1...1)
+            guard let number = Int(arguments[0]), (-1000...1000).contains(number) else {
+                throw MPDError(.argument, "Invalid volume step: \(arguments[0])")
+            }
+            let action: PlayerAction =
+                request.name == "shufflebox_setstep" ? .setVolume(number) : .changeVolume(number)
+            return try perform(action, request, &backend)
         case "search", "find":
             let constraints = try searchConstraints(request)
             let exact = request.name == "find"
@@ -110,6 +119,12 @@ public enum MPDCommands {
         }
         if snapshot.indexing { lines.append(("updating_db", "1")) }
         if let reason = snapshot.state.errorReason { lines.append(("error", reason)) }
+        // Extension keys (MPD clients ignore unknown keys): what `shufflebox status` needs beyond MPD.
+        lines.append(("x-state", snapshot.state.name))
+        lines.append(("x-volume-step", String(snapshot.volume)))
+        lines.append(("x-volume-steps", String(snapshot.volumeSteps)))
+        lines.append(("x-max-volume", String(snapshot.maxVolume)))
+        if let root = snapshot.libraryRoot { lines.append(("x-library-root", root)) }
         return format(lines)
     }
 
