@@ -47,6 +47,7 @@ enum RunCommand {
                 loop: loop, config: config, reloadConfig: load, library: parts.library, player: parts.player, log: log)
             try appliance.start(socketPath: socketPath)
             loop.run()
+            log.debug("control loop ended")
             return ExitCode.success
         } catch let error as DaemonError {
             log.error(error.description)

@@ -67,11 +67,13 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         default:
             log.notice("stopping on signal \(number)")
             notifier?.send("STOPPING=1")
+            let started = ContinuousClock.now
             apply(machine.handle(.shutdown))
             server?.shutdown()
             library.close()
             stopping = true
             loop.stop()
+            log.debug("saved and stopped in \(ContinuousClock.now - started)")
         }
     }
 

@@ -6,8 +6,10 @@ enum ApplianceParts {
     /// The concrete parts.
     static func make(
         config: DaemonConfig, stateDirectory: String, loop: EventLoop, log: Log
-    ) throws -> (library: any ApplianceLibrary, player: any AppliancePlayer) {
-        (UnwiredLibrary(log: log), UnwiredPlayer())
+    ) throws(DaemonError) -> (library: any ApplianceLibrary, player: any AppliancePlayer) {
+        let library = try LibraryBridge(path: stateDirectory + "/library.db", log: log.labelled("index"))
+        let player = PlayerBridge(loop: loop, store: library.store, config: config, log: log.labelled("player"))
+        return (library, player)
     }
 }
 
