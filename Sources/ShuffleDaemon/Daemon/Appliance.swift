@@ -26,6 +26,12 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var log: Log
     private let startedAt = TimerFD.now()
     private var trackCount: [String: Int] = [:]
+    /// Earliest time (monotonic ns) the shuffle may grow again while a stick is being indexed.
+    private var nextGrowth: UInt64 = 0
+    /// How often the shuffle grows while indexing.
+    static let growthInterval: UInt64 = 3_000_000_000
+    /// When the latest stick's mount was seen, until its first sample is played (for the log and benchmarks).
+    private var mountSeenAt: ContinuousClock.Instant?
     /// Set when a signal asked the daemon to stop.
     private(set) var stopping = false
 
@@ -112,7 +118,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func mountTableChanged() {
         let change = mounts.refresh()
         for entry in change.gone { apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display))) }
-        for entry in change.appeared { apply(machine.handle(.mounted(volume(for: entry)))) }
+        for entry in change.appeared {
+            mountSeenAt = .now
+            apply(machine.handle(.mounted(volume(for: entry))))
+        }
     }
 
     private func volume(for entry: MountEntry) -> DaemonMachine.Volume {
@@ -128,7 +137,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             apply(machine.handle(.firstPlayable(volumeID: volumeID)))
         case .progress(let playable):
             trackCount[volumeID] = playable
-            if machine.active?.id == volumeID { player.tracksAdded() }
+            // The player re-reads the whole catalog to grow its shuffle: at most every few seconds.
+            if machine.active?.id == volumeID, TimerFD.now() >= nextGrowth {
+                nextGrowth = TimerFD.now() + Self.growthInterval
+                player.tracksAdded()
+            }
             server?.notify([.database])
         case .finished(let playable):
             trackCount[volumeID] = playable
@@ -142,7 +155,14 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func playerReport(_ report: PlayerReport) {
         switch report {
-        case .trackStarted: apply(machine.handle(.trackStarted))
+        case .trackStarted:
+            if let seen = mountSeenAt {
+                mountSeenAt = nil
+                let ms = (ContinuousClock.now - seen).components
+                let total = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
+                log.info("first sample of \(machine.active?.mountPoint ?? "the stick") \(total) ms after the mount")
+            }
+            apply(machine.handle(.trackStarted))
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
         case .deviceRecovered: apply(machine.handle(.deviceRecovered))
         case .libraryVanished(let mountPoint): apply(machine.handle(.unmounted(mountPoint: mountPoint)))
