@@ -28,7 +28,8 @@ enum ControlCommand {
         switch error {
         case .notRunning:
             Terminal.error(
-                "shufflebox: no shufflebox daemon is answering at \(path); start it with 'shufflebox run' or 'systemctl start shufflebox'")
+                "shufflebox: no shufflebox daemon is answering at \(path); start it with 'shufflebox run' or 'systemctl start shufflebox'"
+            )
             return ExitCode.unavailable
         case .refused(let message):
             Terminal.error("shufflebox: the daemon refused: \(message)")

@@ -5,7 +5,9 @@ import ShuffleCore
 enum RunCommand {
     /// Loads the configuration, then runs the event loop on its own thread until SIGTERM/SIGINT.
     static func run(_ options: RunOptions) async -> Int32 {
-        let load: @Sendable () throws(ConfigError) -> DaemonConfig = { () throws(ConfigError) -> DaemonConfig in try loadConfig(options) }
+        let load: @Sendable () throws(ConfigError) -> DaemonConfig = { () throws(ConfigError) -> DaemonConfig in
+            try loadConfig(options)
+        }
         let config: DaemonConfig
         do throws(ConfigError) {
             config = try load()

@@ -83,7 +83,8 @@ import Testing
         #expect {
             try ConfigParser.applyOverrides([ConfigOverride(key: "volume", value: "x")], to: DaemonConfig())
         } throws: { error in
-            (error as? ConfigError)?.description == "command line: --volume: 'volume' needs a whole number from 0 to 1000, not 'x'"
+            (error as? ConfigError)?.description
+                == "command line: --volume: 'volume' needs a whole number from 0 to 1000, not 'x'"
         }
     }
 

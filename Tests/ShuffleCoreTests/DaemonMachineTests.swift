@@ -51,7 +51,8 @@ import Testing
         #expect(machine.state == .indexing)
         #expect(machine.handle(.action(.next)) == [])
         let first = machine.handle(.firstPlayable(volumeID: "uuid:B"))
-        #expect(first == [.startPlayback(Self.b, paused: false, volume: 8, rampIn: false), .notify([.database, .player])])
+        #expect(
+            first == [.startPlayback(Self.b, paused: false, volume: 8, rampIn: false), .notify([.database, .player])])
         #expect(machine.state == .playing)
         #expect(machine.handle(.firstPlayable(volumeID: "uuid:B")) == [])
         #expect(machine.handle(.indexed(volumeID: "uuid:B", playable: 40)) == [.notify([.database])])
@@ -62,12 +63,19 @@ import Testing
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
         let effects = acts(machine.handle(.unmounted(mountPoint: "/media/A")))
-        #expect(effects == [.stopIndexing(volumeID: "uuid:A"), .saveResumePoint, .stopPlayback, .notify([.database, .player])])
+        #expect(
+            effects == [
+                .stopIndexing(volumeID: "uuid:A"), .saveResumePoint, .stopPlayback, .notify([.database, .player]),
+            ])
         #expect(machine.state == .noLibrary)
         #expect(machine.handle(.unmounted(mountPoint: "/media/A")) == [])
         // Plugged back in: a known stick resumes at once with its own volume.
         let again = acts(machine.handle(.mounted(Self.a)))
-        #expect(again == [.startIndexing(Self.a), .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player])])
+        #expect(
+            again == [
+                .startIndexing(Self.a), .startPlayback(Self.a, paused: false, volume: 11, rampIn: false),
+                .notify([.database, .player]),
+            ])
     }
 
     @Test func newestStickPlaysAndTheOtherTakesOverWhenItGoes() {
@@ -77,8 +85,11 @@ import Testing
         #expect(plugB == [.saveResumePoint, .stopPlayback, .startIndexing(Self.b), .notify([.database, .player])])
         #expect(machine.active == Self.b && machine.state == .indexing)
         let pullB = acts(machine.handle(.unmounted(mountPoint: "/media/B")))
-        #expect(pullB == [.stopIndexing(volumeID: "uuid:B"), .saveResumePoint, .stopPlayback,
-            .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player])])
+        #expect(
+            pullB == [
+                .stopIndexing(volumeID: "uuid:B"), .saveResumePoint, .stopPlayback,
+                .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player]),
+            ])
         #expect(machine.active == Self.a)
     }
 
@@ -125,11 +136,15 @@ import Testing
     @Test func deviceFailureIsAnErrorStateAndRecoveryRestarts() {
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
-        #expect(machine.handle(.deviceFailed("hw:1,0 vanished")) == [.log(.error, "hw:1,0 vanished"), .notify([.player])])
+        #expect(
+            machine.handle(.deviceFailed("hw:1,0 vanished")) == [.log(.error, "hw:1,0 vanished"), .notify([.player])])
         #expect(machine.state == .error("hw:1,0 vanished"))
         #expect(machine.state.name == "error" && machine.state.errorReason == "hw:1,0 vanished")
         #expect(machine.handle(.action(.next)) == [])
-        #expect(acts(machine.handle(.deviceRecovered)) == [.startPlayback(Self.a, paused: false, volume: 8, rampIn: true), .notify([.player])])
+        #expect(
+            acts(machine.handle(.deviceRecovered)) == [
+                .startPlayback(Self.a, paused: false, volume: 8, rampIn: true), .notify([.player]),
+            ])
         #expect(machine.state == .playing)
     }
 

@@ -37,8 +37,10 @@ import Testing
         }
         var random = Bytes(state: 2)
         var backend = Empty()
-        let words = ["status", "idle", "noidle", "command_list_begin", "command_list_ok_begin", "command_list_end",
-                     "search", "find", "setvol", "pause", "ping", "close", "volume"].map { Array($0.utf8) }
+        let words = [
+            "status", "idle", "noidle", "command_list_begin", "command_list_ok_begin", "command_list_end",
+            "search", "find", "setvol", "pause", "ping", "close", "volume",
+        ].map { Array($0.utf8) }
         for _ in 0..<300 {
             var session = MPDSession()
             var lines = MPDLineBuffer(maxLength: 128)

@@ -34,11 +34,14 @@ import Testing
 
     @Test func quoteRoundTrips() throws {
         let value = #"a "b" \c"#
-        #expect(try MPDRequest.parse(Array("find title \(MPDRequest.quote(value))".utf8)).arguments == ["title", value])
+        #expect(
+            try MPDRequest.parse(Array("find title \(MPDRequest.quote(value))".utf8)).arguments == ["title", value])
     }
 
     @Test func ackFormat() {
-        #expect(MPDError(.unknown, "unknown command \"x\"").ackLine(listIndex: 2, command: "") == "ACK [5@2] {} unknown command \"x\"\n")
+        #expect(
+            MPDError(.unknown, "unknown command \"x\"").ackLine(listIndex: 2, command: "")
+                == "ACK [5@2] {} unknown command \"x\"\n")
         #expect(MPDError(.argument, "a\nb").ackLine(listIndex: 0, command: "setvol") == "ACK [2@0] {setvol} a b\n")
     }
 }

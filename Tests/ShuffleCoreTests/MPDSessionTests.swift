@@ -75,7 +75,8 @@ private struct TableBackend: MPDBackend {
         var session = MPDSession()
         #expect(run(["status"], backend: &backend, session: &session).contains("state: stop\n"))
         #expect(run(["currentsong"], backend: &backend, session: &session) == "OK\n")
-        #expect(run(["play"], backend: &backend, session: &session) == "ACK [50@0] {play} no library: plug in a stick\n")
+        #expect(
+            run(["play"], backend: &backend, session: &session) == "ACK [50@0] {play} no library: plug in a stick\n")
     }
 
     @Test func pauseTogglesAndSetvolRespectsTheCap() {
@@ -98,11 +99,14 @@ private struct TableBackend: MPDBackend {
         var backend = TableBackend()
         var session = MPDSession()
         let found = run([#"search artist "björk""#], backend: &backend, session: &session)
-        #expect(found == "file: b/two.mp3\nTitle: Two\nArtist: Björk\nAlbum: Post\nTime: 60\nduration: 60.000\nId: 2\nOK\n")
+        #expect(
+            found == "file: b/two.mp3\nTitle: Two\nArtist: Björk\nAlbum: Post\nTime: 60\nduration: 60.000\nId: 2\nOK\n")
         #expect(run(["find title one"], backend: &backend, session: &session) == "OK\n")
         #expect(run([#"find title "One Love""#], backend: &backend, session: &session).contains("Id: 1\n"))
         #expect(run(["search any o title one"], backend: &backend, session: &session).contains("Id: 1\n"))
-        #expect(run(["search genre x"], backend: &backend, session: &session).hasPrefix("ACK [2@0] {search} unsupported tag"))
+        #expect(
+            run(["search genre x"], backend: &backend, session: &session).hasPrefix(
+                "ACK [2@0] {search} unsupported tag"))
         #expect(run(["search title"], backend: &backend, session: &session).hasPrefix("ACK [2@0] {search}"))
         #expect(run(["search \"(title == 'x')\""], backend: &backend, session: &session).contains("filter expressions"))
     }
@@ -110,13 +114,16 @@ private struct TableBackend: MPDBackend {
     @Test func commandListsAnswerPerCommandAndStopAtTheFirstError() {
         var backend = TableBackend()
         var session = MPDSession()
-        let ok = run(["command_list_ok_begin", "ping", "status", "command_list_end"], backend: &backend, session: &session)
+        let ok = run(
+            ["command_list_ok_begin", "ping", "status", "command_list_end"], backend: &backend, session: &session)
         #expect(ok.hasPrefix("list_OK\nvolume: 50\n"))
         #expect(ok.hasSuffix("list_OK\nOK\n"))
-        let plain = run(["command_list_begin", "ping", "ping", "command_list_end"], backend: &backend, session: &session)
+        let plain = run(
+            ["command_list_begin", "ping", "ping", "command_list_end"], backend: &backend, session: &session)
         #expect(plain == "OK\n")
         let failing = run(
-            ["command_list_ok_begin", "ping", "bogus", "ping", "command_list_end"], backend: &backend, session: &session)
+            ["command_list_ok_begin", "ping", "bogus", "ping", "command_list_end"], backend: &backend, session: &session
+        )
         #expect(failing == "list_OK\nACK [5@1] {bogus} unknown command \"bogus\"\n")
         #expect(run(["command_list_end"], backend: &backend, session: &session).hasPrefix("ACK [1@0]"))
         #expect(run(["ping"], backend: &backend, session: &session) == "OK\n")

@@ -20,7 +20,9 @@ struct DaemonButtonsTests {
             device: "paced", arguments: ["--board", "qemu", "--volume", "10", "--max-volume", "12"],
             environment: sink.environment.merging(["SHUFFLEBOX_BUTTON_FIFO": fifo]) { $1 })
         try daemon.plug(library)
-        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" && daemon.trackPath() != nil }, "\(daemon.log)")
+        #expect(
+            DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" && daemon.trackPath() != nil },
+            "\(daemon.log)")
         let press = { (lines: String) in
             let handle = try #require(FileHandle(forWritingAtPath: fifo))
             handle.write(Data(lines.utf8))

@@ -76,7 +76,8 @@ final class DaemonHarness: @unchecked Sendable {
         guard started, process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     // MARK: - Clients
@@ -84,7 +85,8 @@ final class DaemonHarness: @unchecked Sendable {
     /// `shufflebox status --json` as a dictionary.
     func status() throws -> [String: Any] {
         let result = try Run.shufflebox(["status", "--socket", socket, "--json"])
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
         else { throw HarnessError("status failed (\(result.status)): \(result.stderr)") }
         return object
     }
@@ -111,7 +113,9 @@ final class DaemonHarness: @unchecked Sendable {
             for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { return "" }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
@@ -176,7 +180,9 @@ final class DaemonHarness: @unchecked Sendable {
         }
         guard let path else { throw HarnessError("\(tool) is not installed") }
         let result = try Run.program(path, arguments)
-        guard result.status == 0 else { throw HarnessError("\(tool) \(arguments.joined(separator: " ")): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw HarnessError("\(tool) \(arguments.joined(separator: " ")): \(result.stderr)")
+        }
         return result
     }
 

@@ -46,7 +46,9 @@ struct HotplugTests {
         defer { sink.stop() }
         try daemon.start(device: "paced", environment: sink.environment)
         try daemon.plug(library)
-        #expect(DaemonHarness.wait(seconds: 15) { (try? daemon.status())?["positionMs"] as? Int ?? 0 > 3000 }, "\(daemon.log)")
+        #expect(
+            DaemonHarness.wait(seconds: 15) { (try? daemon.status())?["positionMs"] as? Int ?? 0 > 3000 },
+            "\(daemon.log)")
         let before = try daemon.status()
         let track = try #require(daemon.trackPath())
         let position = before["positionMs"] as? Int ?? 0
@@ -76,12 +78,16 @@ struct HotplugTests {
             // Every round is a fresh process on the same state directory, socket and stick.
             let daemon = round == 0 ? first : try first.sibling()
             try daemon.start(device: "paced", environment: sink.environment)
-            #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "playing" && daemon.trackPath() != nil }, "round \(round): \(daemon.log)")
+            #expect(
+                DaemonHarness.wait(seconds: 5) { daemon.state() == "playing" && daemon.trackPath() != nil },
+                "round \(round): \(daemon.log)")
             if let last, let status = try? daemon.status() {
                 let position = status["positionMs"] as? Int ?? -1
                 let sameTrack = daemon.trackPath() == last.track
                 // Within 5 s of the last position heard (or just past the end, on the next track).
-                #expect(sameTrack ? abs(position - last.positionMs) <= 5000 : position <= 5000, "round \(round): was \(last), now \(status)")
+                #expect(
+                    sameTrack ? abs(position - last.positionMs) <= 5000 : position <= 5000,
+                    "round \(round): was \(last), now \(status)")
             }
             usleep(UInt32.random(in: 200_000...2_500_000, using: &generator))
             if let status = try? daemon.status(), let track = daemon.trackPath() {

@@ -93,7 +93,9 @@ public enum ConfigParser {
     private static func apply(_ key: String, _ value: String, to config: inout DaemonConfig) throws(ValueError) {
         switch key {
         case "device":
-            guard !value.isEmpty else { throw ValueError(message: "'device' needs an ALSA PCM name, e.g. default or hw:1,0") }
+            guard !value.isEmpty else {
+                throw ValueError(message: "'device' needs an ALSA PCM name, e.g. default or hw:1,0")
+            }
             config.device = value
         case "state-dir": config.stateDirectory = try path(key, value)
         case "socket": config.socket = try path(key, value)
@@ -114,7 +116,8 @@ public enum ConfigParser {
         case "log-level":
             guard let level = Log.Level(name: value) else {
                 throw ValueError(
-                    message: "'log-level' must be one of trace, debug, info, notice, warning, error, not '\(clip(value))'")
+                    message:
+                        "'log-level' must be one of trace, debug, info, notice, warning, error, not '\(clip(value))'")
             }
             config.logLevel = level
         case "tcp":
@@ -140,7 +143,8 @@ public enum ConfigParser {
         guard let number = Int(value), range.contains(number) else {
             throw ValueError(
                 message:
-                    "'\(key)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(clip(value))'")
+                    "'\(key)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(clip(value))'"
+            )
         }
         return number
     }
@@ -159,12 +163,14 @@ public enum ConfigParser {
         if config.maxVolume > config.volumeSteps {
             try fail(
                 "max-volume",
-                "'max-volume' \(config.maxVolume) is above 'volume-steps' \(config.volumeSteps); lower it or raise the steps")
+                "'max-volume' \(config.maxVolume) is above 'volume-steps' \(config.volumeSteps); lower it or raise the steps"
+            )
         }
         if config.volume > config.maxVolume {
             try fail(
                 "volume",
-                "'volume' \(config.volume) is above 'max-volume' \(config.maxVolume); the start volume must respect the cap")
+                "'volume' \(config.volume) is above 'max-volume' \(config.maxVolume); the start volume must respect the cap"
+            )
         }
     }
 
@@ -174,7 +180,9 @@ public enum ConfigParser {
         var text = line
         if let hash = text.firstIndex(of: "#") {
             // A '#' starts a comment at the line start or after whitespace, so 'device = hw:1#x' is unusual but kept.
-            if hash == text.startIndex || text[text.index(before: hash)] == " " || text[text.index(before: hash)] == "\t" {
+            if hash == text.startIndex || text[text.index(before: hash)] == " "
+                || text[text.index(before: hash)] == "\t"
+            {
                 text = text[..<hash]
             }
         }

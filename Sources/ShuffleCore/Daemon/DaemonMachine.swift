@@ -148,7 +148,8 @@ public struct DaemonMachine: Sendable {
                 indexing.insert(stick.id)
                 effects.append(.startIndexing(stick))
             }
-            let choice = present.last(where: { $0.id == lastPlayed && $0.known }) ?? present.last(where: \.known)
+            let choice =
+                present.last(where: { $0.id == lastPlayed && $0.known }) ?? present.last(where: \.known)
                 ?? present.last
             guard let choice else {
                 return effects + [.log(.notice, "no library under the roots yet; waiting for a stick")]

@@ -153,7 +153,8 @@ public enum MPDCommands {
     /// `key: value` lines; a newline inside a value (a hostile tag) is replaced by a space.
     public static func format(_ pairs: [(String, String)]) -> String {
         pairs.map { key, value in
-            let flat = value.contains(where: { $0 == "\n" || $0 == "\r" })
+            let flat =
+                value.contains(where: { $0 == "\n" || $0 == "\r" })
                 ? String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) : value
             return "\(key): \(flat)\n"
         }.joined()

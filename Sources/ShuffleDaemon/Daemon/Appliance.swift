@@ -62,7 +62,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         try startButtons()
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
-        log.notice("listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.libraryRoots.joined(separator: ", "))")
+        log.notice(
+            "listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.libraryRoots.joined(separator: ", "))"
+        )
         notifier?.send("READY=1\nSTATUS=\(statusLine())")
         scheduleWatchdog()
     }
@@ -128,7 +130,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let id = VolumeIdentity.identify(entry)
         let mountPoint = entry.mountPoint.display
         let known = library.describe(volumeID: id, mountPoint: mountPoint)
-        return DaemonMachine.Volume(id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume)
+        return DaemonMachine.Volume(
+            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume)
     }
 
     private func indexReport(_ report: IndexReport, volumeID: String) {

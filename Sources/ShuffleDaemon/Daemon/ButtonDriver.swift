@@ -40,7 +40,9 @@ final class ButtonDriver {
                 loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.ready(source, fd) }
             }
         }
-        if !sources.isEmpty { log.info("buttons: \(sources.map(\.name).joined(separator: " and ")) on board \(board.name)") }
+        if !sources.isEmpty {
+            log.info("buttons: \(sources.map(\.name).joined(separator: " and ")) on board \(board.name)")
+        }
     }
 
     private func ready(_ source: any ButtonSource, _ fd: Int32) {
@@ -114,7 +116,9 @@ final class ScriptedButtonSource: ButtonSource {
             throw DaemonError("cannot create the button FIFO \(path): \(String(cString: strerror(errno)))")
         }
         let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw DaemonError("cannot open the button FIFO \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw DaemonError("cannot open the button FIFO \(path): \(String(cString: strerror(errno)))")
+        }
         self.fd = fd
         self.board = board
         name = "script \(path)"

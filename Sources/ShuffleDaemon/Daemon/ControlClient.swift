@@ -22,7 +22,9 @@ final class ControlClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .notRunning(path) }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -53,7 +55,9 @@ final class ControlClient {
             guard let reply = try readLine() else { throw .broken("the daemon closed the connection") }
             if reply == "OK" { return pairs }
             if reply.hasPrefix("ACK ") {
-                let message = reply.split(separator: "}", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+                let message = reply.split(separator: "}", maxSplits: 1).last.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
                 throw .refused(message ?? reply)
             }
             if let colon = reply.firstIndex(of: ":") {
@@ -73,7 +77,9 @@ final class ControlClient {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw .broken("the daemon did not answer within 5 s") }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw .broken("the daemon did not answer within 5 s")
+            }
             guard count > 0 else { return nil }
             pending.append(contentsOf: buffer.prefix(count))
         }

@@ -96,7 +96,9 @@ final class ControlServer {
 
     private func service(_ client: Client, _ revents: Int16) {
         if revents & Int16(POLLOUT) != 0 { flush(client) }
-        guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, clients[client.fd] != nil, !client.closing else { return }
+        guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, clients[client.fd] != nil, !client.closing else {
+            return
+        }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(client.fd, &buffer, buffer.count)
         if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
@@ -131,7 +133,9 @@ final class ControlServer {
 
     private func flush(_ client: Client) {
         while !client.output.isEmpty {
-            let written = client.output.withUnsafeBytes { Foundation.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = client.output.withUnsafeBytes {
+                Foundation.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN {
@@ -157,7 +161,9 @@ final class ControlServer {
 
     private static func listenUnix(_ path: String) throws(DaemonError) -> Int32 {
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         if ControlClient.isAnswering(path) {
             throw DaemonError("another shufflebox daemon is already answering at \(path); stop it first")
         }
@@ -170,7 +176,9 @@ final class ControlServer {
         // Owner and group only, from the first moment: bind under a tight umask, then set the mode.
         let oldMask = umask(0o117)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         umask(oldMask)
         guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 16) == 0 else {

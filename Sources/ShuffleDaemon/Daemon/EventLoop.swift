@@ -73,8 +73,10 @@ final class EventLoop: @unchecked Sendable {
         running = true
         while running {
             armTimer()
-            var fds = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
             for (fd, source) in sources { fds.append(pollfd(fd: fd, events: source.events, revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 {

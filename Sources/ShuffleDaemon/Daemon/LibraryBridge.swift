@@ -71,7 +71,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     })
                 let summary = try indexer.run(root: root, key: key, now: Int64(time(nil)))
                 guard !cancelled.withLock({ $0.contains(key) }) else { return }
-                log.info("indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)")
+                log.info(
+                    "indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
+                )
                 if summary.tracks > 0 && !announced { report(.firstPlayable) }
                 report(.finished(playable: summary.tracks))
             } catch {

@@ -13,7 +13,9 @@ struct MountWatcher: ~Copyable {
     /// Opens the mount table; `roots` are the library roots.
     init(roots: [String], path: String = "/proc/self/mountinfo") throws(DaemonError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DaemonError("cannot read the mount table \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw DaemonError("cannot read the mount table \(path): \(String(cString: strerror(errno)))")
+        }
         descriptor = fd
         self.path = path
         self.roots = roots.map { PathBytes($0) }
