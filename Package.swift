@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
-            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "ShuffleTestSupport"],
+            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], swiftSettings: strict),
