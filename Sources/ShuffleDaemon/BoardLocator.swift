@@ -53,7 +53,8 @@ public enum BoardLocator {
         var names: Set<String> = []
         let manager = FileManager.default
         for folder in searchPath {
-            for board in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] {
+            // board/common holds the daemon's shufflebox.conf and other shared files, not a board.
+            for board in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] where board != "common" {
                 for file in (try? manager.contentsOfDirectory(atPath: "\(folder)/\(board)")) ?? []
                 where file.hasSuffix(".conf") {
                     names.insert(file == "board.conf" ? board : "\(board)/\(file.dropLast(5))")

@@ -27,11 +27,14 @@ public enum Shufflebox {
             return await ListCommand.run(options)
         case .play(let options):
             return await PlayCommand.run(options)
+        case .run(let options):
+            return await RunCommand.run(options)
+        case .status(let options):
+            return StatusCommand.run(options)
+        case .ctl(let options):
+            return ControlCommand.run(options)
         case .buttons(let options):
             return await ButtonsCommand.run(options)
-        case .run, .status, .ctl:
-            Terminal.error("shufflebox: this command is not built yet")
-            return ExitCode.unavailable
         }
     }
 

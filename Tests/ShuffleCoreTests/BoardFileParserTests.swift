@@ -10,7 +10,8 @@ import Testing
             .deletingLastPathComponent()
         var files: [String] = []
         let boardDir = root.appending(path: "board")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: boardDir.path)) ?? [] {
+        // board/common holds files for every board (the daemon's shufflebox.conf), not a board.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: boardDir.path)) ?? [] where name != "common" {
             let dir = boardDir.appending(path: name)
             for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             where file.hasSuffix(".conf") {

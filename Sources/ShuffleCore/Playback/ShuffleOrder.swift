@@ -108,7 +108,8 @@ public struct ShuffleOrder: Sendable, Equatable {
         let present = Set(library)
         let gone = Set(order.filter { !present.contains($0) })
         let removedCurrent = remove(gone)
-        insert(library.filter { !Set(order).contains($0) })
+        let inOrder = Set(order)  // once, not per track: this runs on every rescan of a 10,000-track stick
+        insert(library.filter { !inOrder.contains($0) })
         return removedCurrent
     }
 }
