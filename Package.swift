@@ -24,12 +24,14 @@ let package = Package(
         cLibrary("CALSA", pkg: "alsa", apt: "libasound2-dev"),
         cLibrary("CMPG123", pkg: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CGPIOD", pkg: "libgpiod", apt: "libgpiod-dev"),
+        .systemLibrary(name: "CLinux"),  // signalfd, timerfd, eventfd: in libc, missing from Swift's Glibc module
 
         // MARK: Thin typed wrappers (know nothing of the domain)
         .target(name: "LibSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "LibALSA", dependencies: ["CALSA"], swiftSettings: strict),
         .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
+        .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
 
         // MARK: Pure domain
         .target(name: "ShuffleCore", swiftSettings: strict),
@@ -43,7 +45,7 @@ let package = Package(
         // MARK: Composition root and executables
         .target(
             name: "ShuffleDaemon",
-            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons"],
+            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "LibLinux"],
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
@@ -54,7 +56,7 @@ let package = Package(
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
-            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
+            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], swiftSettings: strict),

@@ -19,7 +19,21 @@ public enum Shufflebox {
         case .version:
             print("shufflebox \(Shufflebox.version)")
             return ExitCode.success
-        case .index, .search, .list, .play, .buttons, .run, .status, .ctl:
+        case .index(let options):
+            return await IndexCommand.run(options)
+        case .search(let options):
+            return await SearchCommand.run(options)
+        case .list(let options):
+            return await ListCommand.run(options)
+        case .play(let options):
+            return await PlayCommand.run(options)
+        case .run(let options):
+            return await RunCommand.run(options)
+        case .status(let options):
+            return StatusCommand.run(options)
+        case .ctl(let options):
+            return ControlCommand.run(options)
+        case .buttons:
             Terminal.error("shufflebox: this command is not built yet")
             return ExitCode.unavailable
         }

@@ -1,10 +1,11 @@
-// Fuzz entry points; built with `make fuzz` (swift build --sanitize=fuzzer --product ShuffleboxFuzz).
+// Fuzz entry point; built with `make fuzz` (swift build --sanitize=fuzzer --product ShuffleboxFuzz).
 // A plain `swift build` builds this as an inert executable.
-import ShuffleCore
+import MediaProbe
 
+/// libFuzzer's entry: probes the input as an in-memory MP3 file. It must never crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = UnsafeBufferPointer(start: data, count: size)
-    _ = try? Command.parse(String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init))
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3")
     return 0
 }

@@ -1,0 +1,13 @@
+// Linux-only file-descriptor APIs that Swift's Glibc module does not export: signalfd(2),
+// timerfd_create(2) and eventfd(2). Header-only; no library to link (they live in libc).
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/eventfd.h>
+#include <signal.h>
+#include <unistd.h>
+#include <string.h>
+#include <errno.h>
+#include <time.h>
+
+// Why: errno is a macro over a function call, which Swift cannot import.
+static inline int clinux_errno(void) { return errno; }

@@ -1,0 +1,142 @@
+internal import CALSA
+
+/// An ALSA playback PCM, owned by the one thread that writes to it (the audio thread).
+///
+/// Samples are always signed 16-bit little-endian, interleaved. The period is about 20 ms (the writer
+/// wakes up 50 times a second, which is also how often it looks at its mailbox) and the buffer about
+/// 120 ms: enough to ride out a slow SD card read on a Pi, short enough that dropping it on a skip or a
+/// pause is not noticed and a power cut loses little.
+public struct PCMDevice: ~Copyable {
+    /// The period asked for, in microseconds.
+    public static let periodMicroseconds: UInt32 = 20_000
+    /// The buffer asked for, in microseconds.
+    public static let bufferMicroseconds: UInt32 = 120_000
+
+    private let pcm: OpaquePointer
+    /// The PCM name it was opened with.
+    public let name: String
+    /// What the device agreed to; nil until `configure` succeeds.
+    public private(set) var configuration: PCMConfiguration?
+
+    /// Opens the playback PCM `name` (`default`, `hw:1,0`, `plughw:…`, `dmix`, a name from asound.conf) in
+    /// blocking mode. Wraps `snd_pcm_open`.
+    public init(name: String) throws(ALSAError) {
+        var opened: OpaquePointer?
+        try check(snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open", name)
+        guard let opened else { throw ALSAError(code: ENODEV, function: "snd_pcm_open", device: name) }
+        pcm = opened
+        self.name = name
+    }
+
+    deinit { snd_pcm_close(pcm) }
+
+    /// Sets S16_LE interleaved at exactly `sampleRate` and `channels`, a ~20 ms period and a ~120 ms
+    /// buffer, and prepares the device. Playback starts once half the buffer is queued (or on `drain`).
+    /// Wraps `snd_pcm_hw_params` and `snd_pcm_sw_params`.
+    public mutating func configure(sampleRate: Int, channels: Int) throws(ALSAError) {
+        var hw: OpaquePointer?
+        try check(snd_pcm_hw_params_malloc(&hw), "snd_pcm_hw_params_malloc", name)
+        guard let hw else { throw ALSAError(code: ENOMEM, function: "snd_pcm_hw_params_malloc", device: name) }
+        defer { snd_pcm_hw_params_free(hw) }
+        try check(snd_pcm_hw_params_any(pcm, hw), "snd_pcm_hw_params_any", name)
+        try check(
+            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access",
+            name)
+        try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE), "snd_pcm_hw_params_set_format", name)
+        try check(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)), "snd_pcm_hw_params_set_channels", name)
+        try check(snd_pcm_hw_params_set_rate(pcm, hw, UInt32(sampleRate), 0), "snd_pcm_hw_params_set_rate", name)
+        var period = PCMDevice.periodMicroseconds
+        var buffer = PCMDevice.bufferMicroseconds
+        var direction: Int32 = 0
+        try check(
+            snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &buffer, &direction),
+            "snd_pcm_hw_params_set_buffer_time_near", name)
+        try check(
+            snd_pcm_hw_params_set_period_time_near(pcm, hw, &period, &direction),
+            "snd_pcm_hw_params_set_period_time_near", name)
+        try check(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params", name)
+        var periodFrames: snd_pcm_uframes_t = 0
+        var bufferFrames: snd_pcm_uframes_t = 0
+        try check(snd_pcm_hw_params_get_period_size(hw, &periodFrames, &direction), "get_period_size", name)
+        try check(snd_pcm_hw_params_get_buffer_size(hw, &bufferFrames), "get_buffer_size", name)
+        let canPause = snd_pcm_hw_params_can_pause(hw) == 1
+
+        var sw: OpaquePointer?
+        try check(snd_pcm_sw_params_malloc(&sw), "snd_pcm_sw_params_malloc", name)
+        guard let sw else { throw ALSAError(code: ENOMEM, function: "snd_pcm_sw_params_malloc", device: name) }
+        defer { snd_pcm_sw_params_free(sw) }
+        try check(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current", name)
+        try check(
+            snd_pcm_sw_params_set_start_threshold(pcm, sw, max(periodFrames, bufferFrames / 2)),
+            "snd_pcm_sw_params_set_start_threshold", name)
+        try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params", name)
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
+        configuration = PCMConfiguration(
+            sampleRate: sampleRate, channels: channels, periodFrames: Int(periodFrames),
+            bufferFrames: Int(bufferFrames), canPause: canPause)
+    }
+
+    /// Writes the first `frames` frames of `samples` (interleaved), blocking while the buffer is full.
+    /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here and the write goes on; only a
+    /// device that is gone or refuses throws. Wraps `snd_pcm_writei` and `snd_pcm_recover`.
+    public mutating func write(_ samples: [Int16], frames: Int) throws(ALSAError) {
+        guard let configuration else { preconditionFailure("PCMDevice.write before configure") }
+        precondition(frames * configuration.channels <= samples.count, "PCMDevice.write past the buffer")
+        var written = 0
+        var recoveries = 0
+        while written < frames {
+            let rc = samples.withUnsafeBufferPointer { buffer in
+                snd_pcm_writei(
+                    pcm, buffer.baseAddress! + written * configuration.channels, snd_pcm_uframes_t(frames - written))
+            }
+            if rc >= 0 {
+                written += Int(rc)
+                recoveries = 0
+                continue
+            }
+            let error = Int32(rc)
+            if error == -EAGAIN || error == -EINTR { continue }
+            recoveries += 1
+            // snd_pcm_recover handles -EPIPE (underrun), -ESTRPIPE (suspend) and -EINTR; anything else, or a
+            // recovery that keeps failing, means the device is in trouble the caller must hear about.
+            guard recoveries <= 3, snd_pcm_recover(pcm, error, 1) >= 0 else {
+                throw ALSAError(code: -error, function: "snd_pcm_writei", device: name)
+            }
+        }
+    }
+
+    /// Stops at once, discarding what is buffered, and prepares for new samples. Wraps `snd_pcm_drop` and
+    /// `snd_pcm_prepare`.
+    public mutating func drop() throws(ALSAError) {
+        _ = snd_pcm_drop(pcm)
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
+    }
+
+    /// Plays what is buffered to the end, then prepares for new samples. Wraps `snd_pcm_drain`.
+    public mutating func drain() throws(ALSAError) {
+        let rc = snd_pcm_drain(pcm)
+        if rc < 0 && rc != -EPIPE { throw ALSAError(code: -rc, function: "snd_pcm_drain", device: name) }
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
+    }
+
+    /// Makes the device ready after a stop. Wraps `snd_pcm_prepare`.
+    public mutating func prepare() throws(ALSAError) {
+        try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
+    }
+
+    /// Frames written but not yet heard (0 when the device cannot tell). Wraps `snd_pcm_delay`.
+    public func delay() -> Int {
+        var frames: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &frames) >= 0 else { return 0 }
+        return max(0, Int(frames))
+    }
+
+    /// Pauses or resumes in place when the hardware can (`configuration.canPause`); otherwise pausing drops
+    /// the buffer and resuming prepares. Returns whether the buffered audio was kept. Wraps `snd_pcm_pause`.
+    @discardableResult
+    public mutating func pause(_ paused: Bool) throws(ALSAError) -> Bool {
+        if configuration?.canPause == true, snd_pcm_pause(pcm, paused ? 1 : 0) >= 0 { return true }
+        if paused { try drop() } else { try prepare() }
+        return false
+    }
+}

@@ -1,0 +1,85 @@
+/// Walks the frames of an ID3v2 tag body, yielding the text frames worth reading.
+///
+/// Frame sizes are checked against the tag: a frame that claims to run past the tag ends the
+/// walk. ID3v2.4 sizes should be syncsafe, but iTunes has written plain big-endian sizes; when
+/// the two readings differ, the one that lands on the next frame (or the end) is taken.
+struct ID3v2FrameReader {
+    /// One frame's id and its payload (unsynchronisation and data-length prefix already removed).
+    struct Frame {
+        /// "TIT2", "TT2", ...
+        let id: String
+        /// The payload.
+        let data: ArraySlice<UInt8>
+    }
+
+    let source: ByteSource
+    let major: UInt8
+    /// Offset of the next frame header.
+    var position: Int
+    /// End of the frame area.
+    let limit: Int
+    /// v2.4 tag-level unsynchronisation flag (every frame is unsynchronised).
+    let tagUnsync: Bool
+
+    private var headerLength: Int { major == 2 ? 6 : 10 }
+    private var idLength: Int { major == 2 ? 3 : 4 }
+
+    /// The next text frame (id starting with "T"), skipping all others; nil at the end.
+    mutating func next() -> Frame? {
+        while position + headerLength <= limit {
+            let head = source.bytes(at: position, count: headerLength)
+            guard head.count == headerLength, isFrameID(head[0..<idLength]) else { return nil }
+            guard let size = frameSize(head) else { return nil }
+            let dataStart = position + headerLength
+            guard size <= limit - dataStart else { return nil }
+            position = dataStart + size
+            guard head[0] == UInt8(ascii: "T"), size > 0, size <= ID3v2Tag.maxTextFrameSize else { continue }
+            let id = TagText.latin1(head[0..<idLength])
+            if let data = payload(head, at: dataStart, size: size) { return Frame(id: id, data: data) }
+        }
+        return nil
+    }
+
+    /// The frame size from its header, choosing between syncsafe and plain readings in v2.4.
+    private func frameSize(_ head: [UInt8]) -> Int? {
+        if major == 2 { return Int(head[3]) << 16 | Int(head[4]) << 8 | Int(head[5]) }
+        let plain = Int(head[4]) << 24 | Int(head[5]) << 16 | Int(head[6]) << 8 | Int(head[7])
+        if major == 3 { return plain }
+        if head[4..<8].contains(where: { $0 >= 0x80 }) { return plain }
+        let safe = ID3v2Tag.syncsafe(head[4], head[5], head[6], head[7])
+        if safe == plain || landsOnFrame(position + 10 + safe) { return safe }
+        if landsOnFrame(position + 10 + plain) { return plain }
+        return safe
+    }
+
+    /// Whether `offset` is the end of the frames, padding, or the start of a plausible frame.
+    private func landsOnFrame(_ offset: Int) -> Bool {
+        if offset == limit { return true }
+        guard offset < limit else { return false }
+        let next = source.bytes(at: offset, count: min(4, limit - offset))
+        if next.first == 0 { return true }
+        return next.count == 4 && isFrameID(next[...])
+    }
+
+    /// The payload of a frame, or nil when it is compressed or encrypted (not worth decoding).
+    private func payload(_ head: [UInt8], at offset: Int, size: Int) -> ArraySlice<UInt8>? {
+        var data = source.bytes(at: offset, count: size)[...]
+        guard major >= 3 else { return data }
+        let format = head[9]
+        if major == 3 {
+            if format & 0xC0 != 0 { return nil }  // compression, encryption
+            if format & 0x20 != 0 { data = data.dropFirst() }  // group id
+            return data
+        }
+        if format & 0x0C != 0 { return nil }  // compression, encryption
+        if format & 0x40 != 0 { data = data.dropFirst() }  // group id
+        if format & 0x01 != 0 { data = data.dropFirst(4) }  // data length indicator
+        if format & 0x02 != 0 || tagUnsync { data = ID3v2Tag.removeUnsynchronisation(data)[...] }
+        return data
+    }
+
+    /// Frame ids are upper-case letters and digits.
+    private func isFrameID(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+}

@@ -1,0 +1,195 @@
+import LibSQLite
+import ShuffleCore
+
+/// Reads: the listing, search, the player's catalog and the resume point.
+extension LibraryDatabase {
+    static let entryColumns = """
+        f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
+        t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak
+        """
+
+    /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
+    public func entries(of volume: VolumeRef) throws(LibraryError) -> [LibraryEntry] {
+        try wrap { () throws(SQLiteError) -> [LibraryEntry] in
+            try withStatement(
+                """
+                SELECT \(Self.entryColumns) FROM files f LEFT JOIN tracks t ON t.id = f.id
+                WHERE f.volume_id = ?1 AND f.status IN ('ok', 'unplayable') ORDER BY f.path
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                var result: [LibraryEntry] = []
+                while try statement.step() == .row { result.append(Self.entry(from: statement)) }
+                return result
+            }
+        }
+    }
+
+    /// Tracks of `volume` matching `query` in their tags or path, best first (bm25); a track found
+    /// through both tables counts once, at its better rank. Empty when the query has no words.
+    public func search(_ query: String, in volume: VolumeRef, limit: Int) throws(LibraryError) -> [LibraryEntry] {
+        guard let match = SearchQuery.matchExpression(for: query) else { return [] }
+        return try wrap { () throws(SQLiteError) -> [LibraryEntry] in
+            try withStatement(
+                """
+                SELECT \(Self.entryColumns) FROM (
+                    SELECT id, min(rank) AS rank FROM (
+                        SELECT rowid AS id, bm25(tracks_fts) AS rank FROM tracks_fts WHERE tracks_fts MATCH ?1
+                        UNION ALL
+                        SELECT rowid AS id, bm25(paths_fts) AS rank FROM paths_fts WHERE paths_fts MATCH ?1
+                    ) GROUP BY id
+                ) hits
+                JOIN files f ON f.id = hits.id JOIN tracks t ON t.id = hits.id
+                WHERE f.volume_id = ?2
+                ORDER BY hits.rank, f.path LIMIT ?3
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(match, at: 1)
+                try statement.bind(volume.id, at: 2)
+                try statement.bind(limit, at: 3)
+                var result: [LibraryEntry] = []
+                while try statement.step() == .row { result.append(Self.entry(from: statement)) }
+                return result
+            }
+        }
+    }
+
+    /// How many tracks of `volume` match `query` (no limit).
+    public func searchCount(_ query: String, in volume: VolumeRef) throws(LibraryError) -> Int {
+        guard let match = SearchQuery.matchExpression(for: query) else { return 0 }
+        return try wrap { () throws(SQLiteError) -> Int in
+            try withStatement(
+                """
+                SELECT count(*) FROM (
+                    SELECT rowid AS id FROM tracks_fts WHERE tracks_fts MATCH ?1
+                    UNION
+                    SELECT rowid AS id FROM paths_fts WHERE paths_fts MATCH ?1
+                ) hits JOIN files f ON f.id = hits.id WHERE f.volume_id = ?2
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(match, at: 1)
+                try statement.bind(volume.id, at: 2)
+                guard try statement.step() == .row else { return 0 }
+                return Int(statement.int64(at: 0))
+            }
+        }
+    }
+
+    /// Every playable track of `volume`, with absolute paths under its root, by id.
+    public func playableTracks(of volume: VolumeRef) throws(LibraryError) -> [CatalogTrack] {
+        try wrap { () throws(SQLiteError) -> [CatalogTrack] in
+            try withStatement(
+                """
+                SELECT \(Self.entryColumns), t.frames, t.sample_rate, t.channels, t.codec
+                FROM files f JOIN tracks t ON t.id = f.id
+                WHERE f.volume_id = ?1 AND f.status = 'ok' ORDER BY f.id
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                var result: [CatalogTrack] = []
+                while try statement.step() == .row {
+                    let entry = Self.entry(from: statement)
+                    var tags = entry.tags
+                    if tags.title?.isEmpty ?? true { tags.title = Self.fileTitle(entry.path) }
+                    let stream = StreamInfo(
+                        codec: statement.text(at: 21) ?? "mp3", sampleRate: Int(statement.int64(at: 19)),
+                        channels: Int(statement.int64(at: 20)), frames: statement.int64(at: 18))
+                    result.append(
+                        CatalogTrack(
+                            id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path,
+                            tags: tags, stream: stream))
+                }
+                return result
+            }
+        }
+    }
+
+    /// The resume point of `volume`, if one was saved.
+    public func loadPlaybackState(of volume: VolumeRef) throws(LibraryError) -> PlaybackState? {
+        try wrap { () throws(SQLiteError) -> PlaybackState? in
+            try withStatement(
+                "SELECT order_blob, cursor, position_ms, volume, paused FROM playback WHERE volume_id = ?1"
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                guard try statement.step() == .row else { return nil }
+                return PlaybackState(
+                    order: PlaybackOrderCoding.decode(statement.blob(at: 0)), cursor: Int(statement.int64(at: 1)),
+                    positionMs: statement.int64(at: 2), volume: Int(statement.int64(at: 3)),
+                    paused: statement.int64(at: 4) != 0)
+            }
+        }
+    }
+
+    /// Stores the resume point of `volume` in one small transaction.
+    public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef, now: Int64) throws(LibraryError) {
+        try transaction { () throws(SQLiteError) in
+            try withStatement(
+                """
+                INSERT OR REPLACE INTO playback(volume_id, order_blob, cursor, track_id, position_ms, volume, paused,
+                    updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                try statement.bind(blob: PlaybackOrderCoding.encode(state.order), at: 2)
+                try statement.bind(state.cursor, at: 3)
+                try statement.bind(state.currentTrack?.rawValue, at: 4)
+                try statement.bind(state.positionMs, at: 5)
+                try statement.bind(state.volume, at: 6)
+                try statement.bind(state.paused ? 1 : 0, at: 7)
+                try statement.bind(now, at: 8)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Marks track `id` of `volume` unplayable (a file that failed while playing).
+    public func markUnplayable(_ id: TrackID, reason: String) throws(LibraryError) {
+        try transaction { () throws(SQLiteError) in try markUnplayable(id: id.rawValue, reason: reason) }
+    }
+
+    static func entry(from statement: Statement) -> LibraryEntry {
+        let tags = TagInfo(
+            title: statement.text(at: 4), artist: statement.text(at: 5), album: statement.text(at: 6),
+            albumArtist: statement.text(at: 7), track: statement.intOrNil(at: 8), trackTotal: statement.intOrNil(at: 9),
+            disc: statement.intOrNil(at: 10), discTotal: statement.intOrNil(at: 11), year: statement.intOrNil(at: 12),
+            genre: statement.text(at: 13), replayGainTrack: statement.doubleOrNil(at: 15),
+            replayGainAlbum: statement.doubleOrNil(at: 16), replayGainTrackPeak: statement.doubleOrNil(at: 17))
+        return LibraryEntry(
+            id: TrackID(statement.int64(at: 0)), path: PathBytes(statement.blob(at: 1)),
+            status: FileStatus(rawValue: statement.text(at: 2) ?? "") ?? .unplayable, reason: statement.text(at: 3),
+            tags: tags, durationMs: statement.int64OrNil(at: 14))
+    }
+
+    /// The file name without its extension, for a track without a title tag.
+    public static func fileTitle(_ path: PathBytes) -> String {
+        let name = path.display.split(separator: "/").last.map(String.init) ?? path.display
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}
+
+/// The shuffle order as stored in `playback.order_blob`: little-endian Int64 track ids, back to back.
+enum PlaybackOrderCoding {
+    static func encode(_ order: [TrackID]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(order.count * 8)
+        for id in order {
+            let value = UInt64(bitPattern: id.rawValue)
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+        return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [TrackID] {
+        var order: [TrackID] = []
+        order.reserveCapacity(bytes.count / 8)
+        var index = 0
+        while index + 8 <= bytes.count {
+            var value: UInt64 = 0
+            for offset in 0..<8 { value |= UInt64(bytes[index + offset]) << UInt64(offset * 8) }
+            order.append(TrackID(Int64(bitPattern: value)))
+            index += 8
+        }
+        return order
+    }
+}

@@ -1,0 +1,123 @@
+import Glibc
+import ShuffleCore
+
+/// The library database behind an actor whose executor is a serial `DispatchQueue`: every SQLite call
+/// runs there, never on the cooperative pool.
+///
+/// The player's way in:
+/// ```swift
+/// let store = try await LibraryStore.open(path: LibraryLocation.databasePath(...))
+/// guard let volume = try await store.volume(forRoot: "/media/stick") else { … "run index first" }
+/// let catalog = store.catalog(for: volume)       // some TrackCatalog
+/// ```
+public actor LibraryStore {
+    private let executor: QueueExecutor
+    private let database: LibraryDatabase
+
+    /// Runs the actor's jobs on its own queue.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// The database file.
+    public nonisolated let path: String
+
+    private init(executor: QueueExecutor, database: consuming sending LibraryDatabase) {
+        self.executor = executor
+        self.path = database.path
+        self.database = database
+    }
+
+    /// Opens the database at `path`. With `create` (the indexer), a missing file is created; without
+    /// (the player, search, list), it is `LibraryError.noLibrary`.
+    public static func open(path: String, create: Bool = false) async throws(LibraryError) -> LibraryStore {
+        let executor = QueueExecutor(label: "shufflebox.library")
+        let store = LibraryStore(executor: executor, database: try opened(path: path, create: create))
+        return store
+    }
+
+    // Opening is one quick file open; the queries all run on the store's queue.
+    private static func opened(path: String, create: Bool) throws(LibraryError) -> sending LibraryDatabase {
+        try LibraryDatabase(path: path, create: create)
+    }
+
+    /// Runs `body` with the database on the store's queue (for the indexer and the CLI commands).
+    public func perform<R: Sendable>(
+        _ body: (LibraryDatabase) throws(LibraryError) -> R
+    ) throws(LibraryError) -> R {
+        try body(database)
+    }
+
+    /// The volume whose key is `key`, if it was ever indexed.
+    public func volume(key: String) throws(LibraryError) -> VolumeRef? {
+        try database.existingVolume(key: key)
+    }
+
+    /// The volume indexed from the folder `root` (keyed by its absolute real path), if it was indexed.
+    public func volume(forRoot root: String) throws(LibraryError) -> VolumeRef? {
+        guard let real = LibraryLocation.realPath(root) else { return nil }
+        return try database.existingVolume(key: VolumeRef.pathKey(for: real))
+    }
+
+    /// The volume indexed most recently.
+    public func currentVolume() throws(LibraryError) -> VolumeRef? {
+        try database.currentVolume()
+    }
+
+    /// The player's view of one volume.
+    public nonisolated func catalog(for volume: VolumeRef) -> VolumeCatalog {
+        VolumeCatalog(store: self, volume: volume)
+    }
+
+    /// Every playable track of `volume`.
+    public func playableTracks(of volume: VolumeRef) throws(LibraryError) -> [CatalogTrack] {
+        try database.playableTracks(of: volume)
+    }
+
+    /// Marks a track unplayable (file status, reason) and drops its track and FTS rows.
+    public func markUnplayable(_ id: TrackID, reason: String) throws(LibraryError) {
+        try database.markUnplayable(id, reason: reason)
+    }
+
+    /// The resume point of `volume`.
+    public func loadPlaybackState(of volume: VolumeRef) throws(LibraryError) -> PlaybackState? {
+        try database.loadPlaybackState(of: volume)
+    }
+
+    /// Stores the resume point of `volume` in one transaction.
+    public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef) throws(LibraryError) {
+        try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+    }
+
+    /// Every listed file of `volume`.
+    public func entries(of volume: VolumeRef) throws(LibraryError) -> [LibraryEntry] {
+        try database.entries(of: volume)
+    }
+
+    /// Search results for `query` in `volume`.
+    public func search(_ query: String, in volume: VolumeRef, limit: Int) throws(LibraryError) -> [LibraryEntry] {
+        try database.search(query, in: volume, limit: limit)
+    }
+}
+
+/// `TrackCatalog` for one volume of a `LibraryStore`: what the player is built on.
+public struct VolumeCatalog: TrackCatalog {
+    /// The store.
+    public let store: LibraryStore
+    /// The volume.
+    public let volume: VolumeRef
+
+    /// Every playable track of the volume.
+    public func playableTracks() async throws -> [CatalogTrack] { try await store.playableTracks(of: volume) }
+
+    /// Marks a track unplayable and removes it from the catalog and the search index.
+    public func markUnplayable(_ id: TrackID, reason: String) async throws {
+        try await store.markUnplayable(id, reason: reason)
+    }
+
+    /// The stored resume point.
+    public func loadPlaybackState() async throws -> PlaybackState? { try await store.loadPlaybackState(of: volume) }
+
+    /// Stores the resume point.
+    public func savePlaybackState(_ state: PlaybackState) async throws {
+        try await store.savePlaybackState(state, of: volume)
+    }
+}

@@ -1,0 +1,96 @@
+import LibSQLite
+
+/// The library database's tables and their migrations. The version lives in `PRAGMA user_version`.
+///
+/// Track ids are file ids (`tracks.id` references `files.id`), so a track keeps its id as long as
+/// its file row lives, including across a detected move. The FTS5 tables use the track id as their
+/// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
+enum Schema {
+    /// The version this build writes.
+    static let currentVersion: Int64 = 1
+
+    /// Statements that bring an empty database to version 1.
+    static let version1 = """
+        CREATE TABLE volumes(
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,        -- filesystem UUID, or "path:/absolute/root"
+            root BLOB NOT NULL,              -- where it was last seen, as bytes
+            label TEXT,
+            first_seen INTEGER NOT NULL,     -- Unix seconds
+            last_seen INTEGER NOT NULL
+        );
+        CREATE TABLE files(
+            id INTEGER PRIMARY KEY,
+            volume_id INTEGER NOT NULL REFERENCES volumes(id) ON DELETE CASCADE,
+            path BLOB NOT NULL,              -- relative to the volume root, raw bytes
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('ok', 'unplayable', 'ignored')),
+            reason TEXT,
+            UNIQUE(volume_id, path)
+        );
+        CREATE TABLE tracks(
+            id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+            title TEXT, artist TEXT, album TEXT, album_artist TEXT,
+            track INTEGER, track_total INTEGER, disc INTEGER, disc_total INTEGER,
+            year INTEGER, genre TEXT,
+            duration_ms INTEGER NOT NULL, frames INTEGER NOT NULL,
+            sample_rate INTEGER NOT NULL, channels INTEGER NOT NULL, codec TEXT NOT NULL,
+            rg_track_gain REAL, rg_album_gain REAL, rg_track_peak REAL
+        );
+        CREATE VIRTUAL TABLE tracks_fts USING fts5(
+            title, artist, album, album_artist, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE paths_fts USING fts5(
+            path, name, tokenize = 'unicode61 remove_diacritics 2');
+        -- A track row going away (directly or by cascade from its file) takes its FTS rows along,
+        -- inside the same transaction.
+        CREATE TRIGGER tracks_after_delete AFTER DELETE ON tracks BEGIN
+            DELETE FROM tracks_fts WHERE rowid = old.id;
+            DELETE FROM paths_fts WHERE rowid = old.id;
+        END;
+        CREATE TABLE playback(
+            volume_id INTEGER PRIMARY KEY REFERENCES volumes(id) ON DELETE CASCADE,
+            order_blob BLOB NOT NULL,        -- the shuffle order: little-endian Int64 track ids
+            cursor INTEGER NOT NULL,
+            track_id INTEGER,
+            position_ms INTEGER NOT NULL,
+            volume INTEGER NOT NULL,
+            paused INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        """
+
+    /// Sets the connection up (WAL, foreign keys) and migrates the schema to `currentVersion`.
+    ///
+    /// `synchronous = NORMAL` is safe in WAL mode: a power cut can lose the last commits, never
+    /// corrupt the file (https://sqlite.org/pragma.html#pragma_synchronous), and it saves an fsync
+    /// per transaction.
+    static func prepare(_ connection: Connection) throws(SQLiteError) {
+        try connection.setBusyTimeout(milliseconds: 5000)
+        try connection.execute("PRAGMA foreign_keys = ON")
+        let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+        if version == currentVersion {
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            return
+        }
+        // journal_mode=WAL writes to the file, so it runs only when creating or migrating.
+        _ = try connection.scalarInt("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        try migrate(connection, from: version)
+    }
+
+    /// Applies every migration after `version`, each in its own transaction.
+    static func migrate(_ connection: Connection, from version: Int64) throws(SQLiteError) {
+        guard version < currentVersion else {
+            throw SQLiteError(
+                code: 26, extendedCode: 26, function: "migrate",
+                message: "the database was written by a newer Shufflebox (schema \(version))")
+        }
+        if version < 1 {
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.execute(version1)
+                try connection.execute("PRAGMA user_version = 1")
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import LibALSA
+import LibMPG123
+import Synchronization
+
+/// The state and steps of the audio thread's loop; owned by that thread alone (`~Copyable`, like the
+/// decoder and the PCM it holds).
+///
+/// Format changes: when the next track (or a stream mid-way) has another sample rate or channel count, the
+/// buffered audio is drained and the PCM is configured again for the new format. Converting instead would
+/// need a resampler in the player (libmpg123's is crude) and would stop a `hw:` DAC from playing each file
+/// at its own rate; ALSA's `plug`/`default` PCMs already convert when the hardware cannot follow.
+struct AudioLoop: ~Copyable {
+    private var decoder: MP3Decoder
+    private var device: PCMDevice?
+    private let deviceName: String
+    private let mailbox: AudioMailbox
+    private let position: PositionBox
+    private let events: @Sendable (AudioEvent) -> Void
+    private var volume: VolumeStage
+    /// One period of interleaved samples, reused for every read (resized only when the format changes).
+    private var buffer: [Int16] = []
+
+    // The current track.
+    private var token: UInt64 = 0
+    private var playing = false
+    private var paused = false
+    private var format: MP3Format?
+    /// Frames of the current track written to the device, counted from the track's start.
+    private var framesOut = 0
+    private var startFrame = 0
+    private var announced = true
+    private var requestedAt = ContinuousClock.now
+    private var pausedAtFrame = 0
+    private var queued: QueuedTrack?
+
+    init(
+        decoder: consuming MP3Decoder, deviceName: String, gain: Double, mailbox: AudioMailbox,
+        position: PositionBox, events: @escaping @Sendable (AudioEvent) -> Void
+    ) {
+        self.decoder = decoder
+        self.deviceName = deviceName
+        self.mailbox = mailbox
+        self.position = position
+        self.events = events
+        volume = VolumeStage(gain: gain, sampleRate: 44_100)
+    }
+
+    /// Runs until a `shutdown` command.
+    mutating func run() {
+        while true {
+            if !playing || paused { mailbox.wait() }
+            for command in mailbox.take() where !handle(command) { return }
+            if playing && !paused { step() }
+        }
+    }
+
+    // MARK: - Commands
+
+    /// Carries out one command; returns false when the thread should end.
+    private mutating func handle(_ command: AudioCommand) -> Bool {
+        switch command {
+        case .start(let token, let path, let positionMs, let cut, let requestedAt):
+            start(token: token, path: path, positionMs: positionMs, cut: cut, requestedAt: requestedAt)
+        case .queue(let next):
+            queued = next
+        case .pause:
+            guard !paused else { return true }
+            paused = true
+            if playing {
+                pausedAtFrame = max(0, framesOut - currentDelay())
+                publish(frame: pausedAtFrame)
+            }
+            try? device?.drop()
+        case .resume:
+            guard paused else { return true }
+            paused = false
+            if playing {
+                let landed = (try? decoder.seek(toFrame: pausedAtFrame)) ?? pausedAtFrame
+                framesOut = landed
+            }
+        case .gain(let gain, let ramp):
+            volume.setGain(gain, ramp: ramp)
+        case .shutdown(let drain):
+            if drain { try? device?.drain() }
+            device = nil
+            decoder.close()
+            playing = false
+            events(.closed)
+            return false
+        }
+        return true
+    }
+
+    private mutating func start(
+        token: UInt64, path: [UInt8], positionMs: Int64, cut: Bool, requestedAt: ContinuousClock.Instant
+    ) {
+        if cut { try? device?.drop() }
+        self.token = token
+        self.requestedAt = requestedAt
+        paused = false
+        playing = false
+        let newFormat: MP3Format
+        do {
+            newFormat = try decoder.open(path: path)
+        } catch {
+            events(.failed(token: token, reason: error.description))
+            return
+        }
+        var frame = 0
+        if positionMs > 0 {
+            let wanted = Int(positionMs) * newFormat.sampleRate / 1000
+            frame = (try? decoder.seek(toFrame: wanted)) ?? 0
+        }
+        guard ensureDevice(for: newFormat, drainFirst: !cut, positionMs: max(0, positionMs)) else { return }
+        framesOut = frame
+        startFrame = frame
+        announced = false
+        playing = true
+        publish(frame: frame)
+    }
+
+    // MARK: - Playing
+
+    /// Decodes one period and writes it.
+    private mutating func step() {
+        let result: MP3ReadResult
+        do {
+            result = try decoder.read(into: &buffer)
+        } catch {
+            result = .done
+        }
+        switch result {
+        case .samples(let count):
+            guard let format, count > 0 else { return }
+            let frames = count / format.channels
+            volume.apply(to: &buffer, frames: frames, channels: format.channels)
+            if !announced {
+                announced = true
+                events(.started(token: token, latency: ContinuousClock.now - requestedAt))
+            }
+            do {
+                try device?.write(buffer, frames: frames)
+            } catch {
+                deviceLost(error)
+                return
+            }
+            framesOut += frames
+            publish(frame: max(startFrame, framesOut - currentDelay()))
+        case .newFormat(let changed):
+            _ = ensureDevice(for: changed, drainFirst: true, positionMs: positionMs(framesOut))
+        case .done:
+            trackDone()
+        }
+    }
+
+    private mutating func trackDone() {
+        if framesOut == 0 && startFrame == 0 {
+            playing = false
+            events(.failed(token: token, reason: "no audio could be decoded"))
+            return
+        }
+        let ended = token
+        guard let next = queued else {
+            playing = false
+            events(.ended(token: ended))
+            return
+        }
+        queued = nil
+        let nextFormat: MP3Format
+        do {
+            nextFormat = try decoder.open(path: next.path)
+        } catch {
+            playing = false
+            events(.ended(token: ended))
+            return
+        }
+        token = next.token
+        framesOut = 0
+        startFrame = 0
+        announced = true
+        events(.continued(ended: ended, token: next.token))
+        if nextFormat != format {
+            guard ensureDevice(for: nextFormat, drainFirst: true, positionMs: 0) else { return }
+        }
+        publish(frame: 0)
+    }
+
+    // MARK: - Device
+
+    /// Makes sure an open PCM is configured for `wanted`; returns false (after reporting) when it cannot be.
+    private mutating func ensureDevice(for wanted: MP3Format, drainFirst: Bool, positionMs: Int64) -> Bool {
+        if device != nil, format == wanted { return true }
+        if drainFirst { try? device?.drain() }
+        device = nil
+        do {
+            var opened = try PCMDevice(name: deviceName)
+            try opened.configure(sampleRate: wanted.sampleRate, channels: wanted.channels)
+            let periodFrames = opened.configuration?.periodFrames ?? 1024
+            device = consume opened
+            format = wanted
+            buffer = [Int16](repeating: 0, count: max(64, periodFrames) * wanted.channels)
+            volume.setSampleRate(wanted.sampleRate)
+            return true
+        } catch {
+            format = nil
+            playing = false
+            events(.deviceFailed(token: token, message: error.description, positionMs: positionMs))
+            return false
+        }
+    }
+
+    private mutating func deviceLost(_ error: ALSAError) {
+        let heard = positionMs(max(startFrame, framesOut - currentDelay()))
+        device = nil
+        format = nil
+        playing = false
+        events(.deviceFailed(token: token, message: error.description, positionMs: heard))
+    }
+
+    private func currentDelay() -> Int { device?.delay() ?? 0 }
+
+    private func positionMs(_ frame: Int) -> Int64 {
+        guard let format, format.sampleRate > 0 else { return 0 }
+        return Int64(frame) * 1000 / Int64(format.sampleRate)
+    }
+
+    private func publish(frame: Int) {
+        let ms = positionMs(frame)
+        let token = self.token
+        position.set(AudioPosition(token: token, positionMs: ms))
+    }
+}

@@ -1,0 +1,63 @@
+import ShuffleCore
+
+/// How the engine plays: chosen by the command line (`PlayOptions`) or the daemon's configuration.
+public struct PlaybackConfiguration: Sendable {
+    /// The ALSA PCM name.
+    public var device: String
+    /// The shuffle seed; nil draws one from the system's random source.
+    public var seed: UInt64?
+    /// The start volume in steps; nil keeps the stored one (or `VolumeScale.defaultStart`).
+    public var volume: Int?
+    /// The volume curve and cap.
+    public var scale: VolumeScale
+    /// Play the cycle once, then finish.
+    public var once: Bool
+    /// How often the resume point is stored while playing.
+    public var saveInterval: Duration
+    /// The first device retry delay; each further one doubles, up to `maxRetryDelay`.
+    public var firstRetryDelay: Duration
+    /// The longest device retry delay.
+    public var maxRetryDelay: Duration
+    /// With `once`, give up after this many failed attempts to open the device (without `once`: never).
+    public var onceDeviceAttempts: Int
+
+    /// Creates a configuration.
+    public init(
+        device: String = "default", seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
+        once: Bool = false, saveInterval: Duration = .seconds(2), firstRetryDelay: Duration = .milliseconds(250),
+        maxRetryDelay: Duration = .seconds(5), onceDeviceAttempts: Int = 5
+    ) {
+        self.device = device
+        self.seed = seed
+        self.volume = volume
+        self.scale = scale
+        self.once = once
+        self.saveInterval = saveInterval
+        self.firstRetryDelay = firstRetryDelay
+        self.maxRetryDelay = maxRetryDelay
+        self.onceDeviceAttempts = onceDeviceAttempts
+    }
+}
+
+/// Why playing could not go on.
+public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The library has no playable track.
+    case nothingPlayable
+    /// The output device could not be opened (after the retries `--once` allows).
+    case deviceUnavailable(device: String, message: String)
+    /// The decoder library could not start.
+    case decoderUnavailable(String)
+
+    /// A sentence for a person.
+    public var description: String {
+        switch self {
+        case .nothingPlayable:
+            "no playable track in this library (every file is missing, broken or not MP3)"
+        case .deviceUnavailable(let device, let message):
+            "cannot play on ALSA device '\(device)': \(message). Check --device (see `aplay -L`) and that the "
+                + "sound card or DAC is connected"
+        case .decoderUnavailable(let message):
+            "cannot start the MP3 decoder: \(message)"
+        }
+    }
+}

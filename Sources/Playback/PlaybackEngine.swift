@@ -1,0 +1,308 @@
+import ShuffleCore
+
+/// Plays one library: ties the shuffle order and player machine (`PlayerMachine`), the audio thread and the
+/// library (`TrackCatalog`) together, and stores the resume point on every track change, pause and volume
+/// change, and every `saveInterval` while playing (a timer that exists only while playing).
+///
+/// Every input (keys, audio-thread news, timers) goes through one stream that `run()` consumes in order,
+/// so the engine's state changes one step at a time even across its `await`s on the catalog.
+public actor PlaybackEngine {
+    private let catalog: any TrackCatalog
+    private let configuration: PlaybackConfiguration
+    private let sleeper: any Sleeper
+    private let log: Log
+    private let announce: @Sendable (CatalogTrack) -> Void
+    private let inputs: AsyncStream<EngineInput>
+    private let continuation: AsyncStream<EngineInput>.Continuation
+
+    private var machine: PlayerMachine?
+    private var tracks: [TrackID: CatalogTrack] = [:]
+    private var audio: AudioThread?
+    private var lastToken: UInt64 = 0
+    /// The start token of the machine's current track.
+    private var currentToken: UInt64 = 0
+    private var tokenTracks: [UInt64: TrackID] = [:]
+    /// Where the current start began, until the audio thread reports a position of its own.
+    private var startPositionMs: Int64 = 0
+    /// Start tokens whose line is printed once their first samples reach the device.
+    private var pendingAnnouncement: UInt64?
+    private var saveTask: Task<Void, Never>?
+    private var saveGeneration = 0
+    private var deviceAttempts = 0
+    private var retryPositionMs: Int64 = 0
+    private var ending: Result<PlayerFinish?, PlaybackError>?
+
+    /// Creates an engine. `announce` is called with each track as its first samples reach the device.
+    public init(
+        catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: any Sleeper = ClockSleeper(),
+        log: Log, announce: @escaping @Sendable (CatalogTrack) -> Void
+    ) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.sleeper = sleeper
+        self.log = log
+        self.announce = announce
+        (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
+    }
+
+    /// Passes a key or button press in. `previous` gets the measured position filled in.
+    public nonisolated func send(_ event: PlayerEvent) {
+        continuation.yield(.player(event, at: .now))
+    }
+
+    /// Tells the engine the library changed (after a rescan): new tracks join the unplayed part of the order,
+    /// removed ones leave it.
+    public nonisolated func libraryChanged() { continuation.yield(.rescanned) }
+
+    /// Stores the resume point and stops; `run()` then returns nil.
+    public nonisolated func quit() { continuation.yield(.quit) }
+
+    /// The resume point as it stands (for status and tests).
+    public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
+
+    // MARK: - Running
+
+    /// Plays until `--once` completes its cycle (returns `.cycleComplete`) or `quit()` (returns nil).
+    /// Throws `PlaybackError` when nothing is playable or the device cannot be had (with `once`).
+    public func run() async throws -> PlayerFinish? {
+        let list = try await catalog.playableTracks()
+        guard !list.isEmpty else { throw PlaybackError.nothingPlayable }
+        tracks = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Sorted, so that one seed gives one order whatever order the catalog lists tracks in.
+        let ids = tracks.keys.sorted()
+        let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
+        let stored = try await catalog.loadPlaybackState()
+        let order: ShuffleOrder
+        var position: Int64 = 0
+        if let stored, !stored.order.isEmpty {
+            order = ShuffleOrder(restoring: stored.order, cursor: stored.cursor, library: ids, random: random)
+            if order.current == stored.currentTrack { position = stored.positionMs }
+        } else {
+            order = ShuffleOrder(tracks: ids, random: random)
+        }
+        let volume = configuration.scale.clamp(configuration.volume ?? stored?.volume ?? VolumeScale.defaultStart)
+        machine = PlayerMachine(order: order, volume: volume, scale: configuration.scale, once: configuration.once)
+        let continuation = self.continuation
+        do {
+            audio = try AudioThread(device: configuration.device, gain: configuration.scale.gain(volume)) { event in
+                continuation.yield(.audio(event))
+            }
+        } catch {
+            throw PlaybackError.decoderUnavailable(error.description)
+        }
+        if position > 0, let current = order.current {
+            log.info("resuming track \(current) at \(position) ms")
+        }
+        await apply(.begin(positionMs: position), cut: true, at: .now)
+        for await input in inputs {
+            if await handle(input) { break }
+        }
+        saveTask?.cancel()
+        audio?.join()
+        switch ending {
+        case .failure(let error): throw error
+        case .success(let finish): return finish
+        case nil: return nil
+        }
+    }
+
+    /// Handles one input; returns true once the audio thread has closed.
+    private func handle(_ input: EngineInput) async -> Bool {
+        switch input {
+        case .player(let event, let at):
+            guard ending == nil else { return false }
+            var event = event
+            if case .previous = event { event = .previous(positionMs: currentPositionMs()) }
+            let cut: Bool
+            switch event {
+            case .next, .previous: cut = true
+            default: cut = false
+            }
+            await apply(event, cut: cut, at: at)
+        case .audio(let event):
+            return await handle(event)
+        case .saveTick(let generation):
+            if generation == saveGeneration && ending == nil { await save() }
+        case .retryDevice(let token):
+            guard token == currentToken, ending == nil, let machine, let track = machine.order.current else { break }
+            start(track, positionMs: retryPositionMs, cut: true, at: .now)
+        case .rescanned:
+            guard ending == nil else { break }
+            do {
+                let list = try await catalog.playableTracks()
+                for track in list { tracks[track.id] = track }
+                let ids = Set(list.map(\.id))
+                tracks = tracks.filter { ids.contains($0.key) }
+                await apply(.libraryChanged(ids.sorted()), cut: true, at: .now)
+            } catch {
+                log.warning("could not read the library again: \(error)")
+            }
+        case .quit:
+            guard ending == nil else { break }
+            await save()
+            finish(.success(nil), drain: false)
+        }
+        return false
+    }
+
+    private func handle(_ event: AudioEvent) async -> Bool {
+        switch event {
+        case .started(let token, let latency):
+            guard token == currentToken else { break }
+            deviceAttempts = 0
+            if pendingAnnouncement == token, let id = tokenTracks[token], let track = tracks[id] {
+                pendingAnnouncement = nil
+                announce(track)
+                log.debug("first samples of track \(id) handed to ALSA \(latency.milliseconds) ms after the request")
+            }
+        case .continued(let ended, let token):
+            guard ended == currentToken, ending == nil else { break }
+            currentToken = token
+            startPositionMs = 0
+            await apply(.trackEnded(continued: true), cut: false, at: .now)
+            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current {
+                start(wanted, positionMs: 0, cut: true, at: .now)
+            }
+        case .ended(let token):
+            guard token == currentToken, ending == nil else { break }
+            await apply(.trackEnded(continued: false), cut: false, at: .now)
+        case .failed(let token, let reason):
+            guard token == currentToken, ending == nil, let id = tokenTracks[token] else { break }
+            let path = tracks[id]?.relativePath.display ?? "track \(id)"
+            log.warning("skipping \(path): \(reason)")
+            await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
+        case .deviceFailed(let token, let message, let positionMs):
+            guard token == currentToken, ending == nil else { break }
+            deviceAttempts += 1
+            retryPositionMs = positionMs
+            if configuration.once && deviceAttempts >= configuration.onceDeviceAttempts {
+                finish(.failure(.deviceUnavailable(device: configuration.device, message: message)), drain: false)
+                break
+            }
+            let delay = retryDelay(attempt: deviceAttempts)
+            log.warning("audio device '\(configuration.device)': \(message); trying again in \(delay.milliseconds) ms")
+            let sleeper = self.sleeper
+            let continuation = self.continuation
+            Task {
+                try? await sleeper.sleep(for: delay)
+                continuation.yield(.retryDevice(token: token))
+            }
+        case .closed:
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Effects
+
+    private func apply(_ event: PlayerEvent, cut: Bool, at: ContinuousClock.Instant) async {
+        guard var machine else { return }
+        let effects = machine.handle(event)
+        self.machine = machine
+        let starts = effects.contains { if case .start = $0 { true } else { false } }
+        for effect in effects {
+            switch effect {
+            case .announce(let id):
+                // A started track is announced once its audio flows (so a broken file prints no line);
+                // a gapless continuation is already flowing.
+                if !starts, let track = tracks[id] { announce(track) }
+            case .start(let id, let positionMs):
+                start(id, positionMs: positionMs, cut: cut, at: at)
+            case .queue(let id):
+                if let id, let track = tracks[id] {
+                    lastToken += 1
+                    tokenTracks[lastToken] = id
+                    audio?.post(.queue(QueuedTrack(token: lastToken, path: track.path.bytes)))
+                } else {
+                    audio?.post(.queue(nil))
+                }
+            case .pauseOutput:
+                audio?.post(.pause)
+                stopSaveTimer()
+            case .resumeOutput:
+                audio?.post(.resume)
+                startSaveTimer()
+            case .setGain(let gain, let ramp):
+                audio?.post(.gain(gain, ramp: ramp))
+            case .markUnplayable(let id, let reason):
+                tracks[id] = nil
+                do {
+                    try await catalog.markUnplayable(id, reason: reason)
+                } catch {
+                    log.warning("could not mark track \(id) unplayable: \(error)")
+                }
+            case .saveState:
+                await save()
+            case .finish(let reason):
+                finish(reason == .nothingPlayable ? .failure(.nothingPlayable) : .success(reason), drain: true)
+            }
+        }
+    }
+
+    private func start(_ id: TrackID, positionMs: Int64, cut: Bool, at: ContinuousClock.Instant) {
+        guard let track = tracks[id] else { return }
+        lastToken += 1
+        tokenTracks = tokenTracks.filter { $0.key > currentToken }
+        currentToken = lastToken
+        tokenTracks[currentToken] = id
+        startPositionMs = positionMs
+        pendingAnnouncement = currentToken
+        audio?.post(
+            .start(token: currentToken, path: track.path.bytes, positionMs: positionMs, cut: cut, requestedAt: at))
+        if machine?.paused == false { startSaveTimer() }
+    }
+
+    private func finish(_ result: Result<PlayerFinish?, PlaybackError>, drain: Bool) {
+        guard ending == nil else { return }
+        ending = result
+        stopSaveTimer()
+        audio?.post(.shutdown(drain: drain))
+    }
+
+    // MARK: - Resume point
+
+    private func currentPositionMs() -> Int64 {
+        guard let heard = audio?.heard, heard.token == currentToken else { return startPositionMs }
+        return heard.positionMs
+    }
+
+    private func save() async {
+        guard let machine else { return }
+        do {
+            try await catalog.savePlaybackState(machine.state(positionMs: currentPositionMs()))
+        } catch {
+            log.warning("could not store the resume point: \(error)")
+        }
+    }
+
+    private func startSaveTimer() {
+        stopSaveTimer()
+        let generation = saveGeneration
+        let interval = configuration.saveInterval
+        let sleeper = self.sleeper
+        let continuation = self.continuation
+        saveTask = Task {
+            while !Task.isCancelled {
+                do { try await sleeper.sleep(for: interval) } catch { return }
+                continuation.yield(.saveTick(generation: generation))
+            }
+        }
+    }
+
+    private func stopSaveTimer() {
+        saveGeneration += 1
+        saveTask?.cancel()
+        saveTask = nil
+    }
+
+    private func retryDelay(attempt: Int) -> Duration {
+        var delay = configuration.firstRetryDelay
+        for _ in 1..<max(1, attempt) where delay < configuration.maxRetryDelay { delay *= 2 }
+        return min(delay, configuration.maxRetryDelay)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

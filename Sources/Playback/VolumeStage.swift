@@ -1,0 +1,69 @@
+/// The software volume: multiplies samples by a gain that moves to a new value along a straight ramp over
+/// `rampMilliseconds`, so a change never makes a click. Lives on the audio thread; never allocates.
+///
+/// Gain is fixed point with 24 fraction bits. At unity gain with no ramp under way, samples pass untouched
+/// (bit-exact), so full volume costs nothing.
+public struct VolumeStage: Sendable {
+    /// The length of a ramp.
+    public static let rampMilliseconds = 5
+    private static let unity = 1 << 24
+
+    private var gain: Int
+    private var target: Int
+    private var step = 0
+    private var remaining = 0
+    private var rampFrames: Int
+
+    /// Creates a stage at `gain` (linear, 0…1) for `sampleRate`.
+    public init(gain: Double, sampleRate: Int) {
+        self.gain = VolumeStage.fixed(gain)
+        target = self.gain
+        rampFrames = max(1, sampleRate * VolumeStage.rampMilliseconds / 1000)
+    }
+
+    /// The gain now (linear).
+    public var currentGain: Double { Double(gain) / Double(VolumeStage.unity) }
+
+    /// Frames a full ramp takes at the current rate.
+    public var framesPerRamp: Int { rampFrames }
+
+    /// Changes the sample rate the ramp length is counted in.
+    public mutating func setSampleRate(_ sampleRate: Int) {
+        rampFrames = max(1, sampleRate * VolumeStage.rampMilliseconds / 1000)
+    }
+
+    /// Moves to `newGain` (linear, clamped to 0…1): along a ramp when `ramp`, else at once.
+    public mutating func setGain(_ newGain: Double, ramp: Bool) {
+        target = VolumeStage.fixed(newGain)
+        if ramp && target != gain {
+            remaining = rampFrames
+            step = (target - gain) / rampFrames
+        } else {
+            gain = target
+            remaining = 0
+        }
+    }
+
+    /// Applies the gain in place to the first `frames` frames of interleaved `samples`.
+    public mutating func apply(to samples: inout [Int16], frames: Int, channels: Int) {
+        if remaining == 0 && gain == VolumeStage.unity { return }
+        samples.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            for _ in 0..<frames {
+                if remaining > 0 {
+                    remaining -= 1
+                    gain = remaining == 0 ? target : gain + step
+                }
+                let g = gain
+                for _ in 0..<channels {
+                    buffer[index] = Int16(truncatingIfNeeded: (Int(buffer[index]) * g) >> 24)
+                    index += 1
+                }
+            }
+        }
+    }
+
+    private static func fixed(_ gain: Double) -> Int {
+        Int((min(max(gain, 0), 1) * Double(unity)).rounded())
+    }
+}

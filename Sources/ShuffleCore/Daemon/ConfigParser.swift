@@ -1,0 +1,198 @@
+/// Parses the configuration file and applies command-line overrides (flags win over the file).
+public enum ConfigParser {
+    /// Every key the file may hold; the flags of `run` use the same names.
+    public static let keys: [String] = [
+        "library-root", "device", "state-dir", "socket", "board", "volume", "max-volume", "volume-steps",
+        "resume", "log-level", "tcp",
+    ]
+
+    /// Parses `text` (the contents of `file`, named in errors) on top of `base`, then applies `overrides`.
+    public static func parse(
+        _ text: String, file: String, overrides: [ConfigOverride] = [], base: DaemonConfig = DaemonConfig()
+    ) throws(ConfigError) -> DaemonConfig {
+        var config = base
+        var seen: [String: Int] = [:]
+        var fileRoots: [String] = []
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = stripComment(rawLine)
+            if line.isEmpty { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigError(
+                    file: file, line: lineNumber, message: "expected 'key = value', found '\(clip(line))'")
+            }
+            let key = trim(line[..<equals])
+            let value = trim(line[line.index(after: equals)...])
+            guard keys.contains(key) else {
+                throw ConfigError(
+                    file: file, line: lineNumber,
+                    message: "unknown key '\(clip(key))' (known keys: \(keys.joined(separator: ", ")))")
+            }
+            if key == "library-root" {
+                try checkRoot(value) { message throws(ConfigError) in
+                    throw ConfigError(file: file, line: lineNumber, message: message)
+                }
+                fileRoots.append(value)
+                continue
+            }
+            if let first = seen[key] {
+                throw ConfigError(file: file, line: lineNumber, message: "'\(key)' is already set on line \(first)")
+            }
+            seen[key] = lineNumber
+            do throws(ValueError) {
+                try apply(key, value, to: &config)
+            } catch {
+                throw ConfigError(file: file, line: lineNumber, message: error.message)
+            }
+        }
+        if !fileRoots.isEmpty { config.libraryRoots = fileRoots }
+        try checkVolumes(config) { key, message throws(ConfigError) in
+            throw ConfigError(file: file, line: seen[key], message: message)
+        }
+        return try applyOverrides(overrides, to: config)
+    }
+
+    /// Applies flags to `config`: repeated `--library-root` flags replace the file's roots.
+    public static func applyOverrides(
+        _ overrides: [ConfigOverride], to base: DaemonConfig
+    ) throws(ConfigError) -> DaemonConfig {
+        var config = base
+        var roots: [String] = []
+        for override in overrides {
+            let where_ = "command line"
+            guard keys.contains(override.key) else {
+                throw ConfigError(file: where_, line: nil, message: "unknown option --\(override.key)")
+            }
+            if override.key == "library-root" {
+                try checkRoot(override.value) { message throws(ConfigError) in
+                    throw ConfigError(file: where_, line: nil, message: "--library-root: " + message)
+                }
+                roots.append(override.value)
+                continue
+            }
+            do throws(ValueError) {
+                try apply(override.key, trim(Substring(override.value)), to: &config)
+            } catch {
+                throw ConfigError(file: where_, line: nil, message: "--\(override.key): " + error.message)
+            }
+        }
+        if !roots.isEmpty { config.libraryRoots = roots }
+        try checkVolumes(config) { key, message throws(ConfigError) in
+            throw ConfigError(file: "command line", line: nil, message: message)
+        }
+        return config
+    }
+
+    // MARK: - Values
+
+    private struct ValueError: Error {
+        var message: String
+    }
+
+    private static func apply(_ key: String, _ value: String, to config: inout DaemonConfig) throws(ValueError) {
+        switch key {
+        case "device":
+            guard !value.isEmpty else { throw ValueError(message: "'device' needs an ALSA PCM name, e.g. default or hw:1,0") }
+            config.device = value
+        case "state-dir": config.stateDirectory = try path(key, value)
+        case "socket": config.socket = try path(key, value)
+        case "board":
+            guard !value.isEmpty, !value.contains(" ") else {
+                throw ValueError(message: "'board' needs a board name (rpi-zero2w, rpi3, rpi4, rpi5, qemu) or a file")
+            }
+            config.board = value
+        case "volume": config.volume = try integer(key, value, in: 0...1000)
+        case "max-volume": config.maxVolume = try integer(key, value, in: 0...1000)
+        case "volume-steps": config.volumeSteps = try integer(key, value, in: 1...1000)
+        case "resume":
+            switch value {
+            case "playing": config.resumePaused = false
+            case "paused": config.resumePaused = true
+            default: throw ValueError(message: "'resume' must be 'playing' or 'paused', not '\(clip(value))'")
+            }
+        case "log-level":
+            guard let level = Log.Level(name: value) else {
+                throw ValueError(
+                    message: "'log-level' must be one of trace, debug, info, notice, warning, error, not '\(clip(value))'")
+            }
+            config.logLevel = level
+        case "tcp":
+            if value == "off" || value == "none" || value.isEmpty {
+                config.tcp = nil
+            } else {
+                guard let address = TCPAddress(parsing: value) else {
+                    throw ValueError(message: "'tcp' needs PORT, HOST:PORT or off, not '\(clip(value))'")
+                }
+                config.tcp = address
+            }
+        default:
+            throw ValueError(message: "unknown key '\(key)'")
+        }
+    }
+
+    private static func path(_ key: String, _ value: String) throws(ValueError) -> String {
+        guard !value.isEmpty else { throw ValueError(message: "'\(key)' needs a path") }
+        return value
+    }
+
+    private static func integer(_ key: String, _ value: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw ValueError(
+                message:
+                    "'\(key)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(clip(value))'")
+        }
+        return number
+    }
+
+    private static func checkRoot(
+        _ value: String, fail: (String) throws(ConfigError) -> Never
+    ) throws(ConfigError) {
+        if !value.hasPrefix("/") {
+            try fail("'library-root' needs an absolute folder such as /media, not '\(clip(value))'")
+        }
+    }
+
+    private static func checkVolumes(
+        _ config: DaemonConfig, fail: (String, String) throws(ConfigError) -> Never
+    ) throws(ConfigError) {
+        if config.maxVolume > config.volumeSteps {
+            try fail(
+                "max-volume",
+                "'max-volume' \(config.maxVolume) is above 'volume-steps' \(config.volumeSteps); lower it or raise the steps")
+        }
+        if config.volume > config.maxVolume {
+            try fail(
+                "volume",
+                "'volume' \(config.volume) is above 'max-volume' \(config.maxVolume); the start volume must respect the cap")
+        }
+    }
+
+    // MARK: - Text
+
+    private static func stripComment(_ line: Substring) -> String {
+        var text = line
+        if let hash = text.firstIndex(of: "#") {
+            // A '#' starts a comment at the line start or after whitespace, so 'device = hw:1#x' is unusual but kept.
+            if hash == text.startIndex || text[text.index(before: hash)] == " " || text[text.index(before: hash)] == "\t" {
+                text = text[..<hash]
+            }
+        }
+        return trim(text)
+    }
+
+    private static func trim(_ text: Substring) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }),
+            let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    private static func trim(_ text: String) -> String { trim(Substring(text)) }
+
+    /// Shortens hostile input for messages.
+    private static func clip(_ text: String) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+}

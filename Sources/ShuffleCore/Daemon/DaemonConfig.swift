@@ -1,0 +1,93 @@
+/// The settings of `shufflebox run`, from `/etc/shufflebox/shufflebox.conf` and the flags of `run`.
+///
+/// The file is `key = value` lines; `#` starts a comment (whole line, or after whitespace);
+/// blank lines are ignored; `library-root` may appear several times. See `board/common/shufflebox.conf`.
+public struct DaemonConfig: Equatable, Sendable {
+    /// The default configuration file.
+    public static let defaultPath = "/etc/shufflebox/shufflebox.conf"
+
+    /// Folders under which mounted sticks become libraries (default `/media`).
+    public var libraryRoots: [String] = ["/media"]
+    /// The ALSA PCM name (default `default`).
+    public var device: String = "default"
+    /// Where the database lives; nil means the daemon's default (`/var/lib/shufflebox` as root).
+    public var stateDirectory: String?
+    /// The control socket; nil means the daemon's default (`/run/shufflebox/socket` as root).
+    public var socket: String?
+    /// The board whose buttons to read (a name from `board/`, or a board file path); nil means no buttons.
+    public var board: String?
+    /// The volume at start-up, in steps: the loudest the box will be when it boots.
+    public var volume: Int = 10
+    /// The cap in steps that nothing can exceed.
+    public var maxVolume: Int = 20
+    /// How many steps make full scale.
+    public var volumeSteps: Int = 20
+    /// Whether start-up resumes paused instead of playing.
+    public var resumePaused: Bool = false
+    /// The minimum level logged.
+    public var logLevel: Log.Level = .notice
+    /// Optional TCP listening address; nil means off.
+    public var tcp: TCPAddress?
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A TCP address for the control socket (`host:port`, host defaulting to 127.0.0.1).
+public struct TCPAddress: Equatable, Sendable, CustomStringConvertible {
+    /// IPv4 or IPv6 literal, or a host name.
+    public var host: String
+    /// The port.
+    public var port: UInt16
+
+    /// Creates an address.
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `PORT`, `:PORT`, `HOST:PORT` or `[V6]:PORT`; nil when it is none of these.
+    public init?(parsing text: String) {
+        var host = "127.0.0.1"
+        var portText = Substring(text)
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else if let colon = text.lastIndex(of: ":") {
+            let given = text[..<colon]
+            if !given.isEmpty { host = String(given) }
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.contains(" "), let port = UInt16(portText), port > 0 else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    /// `host:port`, with brackets around an IPv6 host.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// A configuration problem, naming where it is: `FILE:LINE: message` or `--flag: message`.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file, or "command line".
+    public var file: String
+    /// The 1-based line, or nil for a flag or the file as a whole.
+    public var line: Int?
+    /// What is wrong and what would be right.
+    public var message: String
+
+    /// Creates an error.
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// The message for a person.
+    public var description: String {
+        if let line { return "\(file):\(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}

@@ -1,0 +1,283 @@
+/// The daemon's decisions: which stick plays, when to index, play, pause, stop and save. Pure: events
+/// go in, effects come out, and the daemon's shell carries them out (indexer, player, socket, log).
+public struct DaemonMachine: Sendable {
+    /// The volume settings the machine enforces.
+    public struct Settings: Equatable, Sendable {
+        /// Start volume in steps: the loudest the box is after start-up.
+        public var startVolume: Int
+        /// The cap in steps.
+        public var maxVolume: Int
+        /// Steps that make full scale.
+        public var volumeSteps: Int
+        /// Whether start-up comes back paused.
+        public var resumePaused: Bool
+
+        /// Creates settings.
+        public init(startVolume: Int, maxVolume: Int, volumeSteps: Int, resumePaused: Bool) {
+            self.startVolume = startVolume
+            self.maxVolume = maxVolume
+            self.volumeSteps = volumeSteps
+            self.resumePaused = resumePaused
+        }
+
+        /// The settings of a configuration.
+        public init(_ config: DaemonConfig) {
+            self.init(
+                startVolume: config.volume, maxVolume: config.maxVolume, volumeSteps: config.volumeSteps,
+                resumePaused: config.resumePaused)
+        }
+    }
+
+    /// A mounted stick.
+    public struct Volume: Equatable, Sendable {
+        /// Its identity: `uuid:…`, `label:…` or `path:…`.
+        public var id: String
+        /// Where it is mounted.
+        public var mountPoint: String
+        /// Whether its index already holds playable tracks (a known stick resumes at once).
+        public var known: Bool
+        /// The volume level stored with its resume point, if any.
+        public var storedVolume: Int?
+
+        /// Creates a volume.
+        public init(id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil) {
+            self.id = id
+            self.mountPoint = mountPoint
+            self.known = known
+            self.storedVolume = storedVolume
+        }
+    }
+
+    /// What happened.
+    public enum Event: Equatable, Sendable {
+        /// The daemon started; `present` are the sticks mounted now (oldest first), `lastPlayed` the id of
+        /// the stick that played last (from the database).
+        case started(present: [Volume], lastPlayed: String?)
+        /// A stick was mounted under a library root.
+        case mounted(Volume)
+        /// A stick's mount went away (unmount), or reading it fails because it vanished.
+        case unmounted(mountPoint: String)
+        /// The indexer found the first playable track of a stick.
+        case firstPlayable(volumeID: String)
+        /// The indexer finished a stick; `playable` tracks in total.
+        case indexed(volumeID: String, playable: Int)
+        /// A button or client asked for something.
+        case action(PlayerAction)
+        /// A new track began (the player moved on by itself or on request).
+        case trackStarted
+        /// The sound device failed; the reason says what.
+        case deviceFailed(String)
+        /// The sound device works again.
+        case deviceRecovered
+        /// SIGHUP re-read the configuration.
+        case configReloaded(Settings)
+        /// SIGTERM/SIGINT: save and stop.
+        case shutdown
+    }
+
+    /// What the shell must do, in order.
+    public enum Effect: Equatable, Sendable {
+        /// Index the stick in the background (incrementally when known).
+        case startIndexing(Volume)
+        /// Stop indexing a stick that went away.
+        case stopIndexing(volumeID: String)
+        /// Open the stick's library and play from its resume point, at `volume` steps, ramped in from
+        /// silence when `rampIn`; paused when `paused`.
+        case startPlayback(Volume, paused: Bool, volume: Int, rampIn: Bool)
+        /// Stop playing and close the library (the resume point is saved first).
+        case stopPlayback
+        /// Pause output.
+        case pause
+        /// Resume output.
+        case resume
+        /// Skip to the next track.
+        case next
+        /// Previous track or restart.
+        case previous
+        /// Set the output volume in steps.
+        case setVolume(Int)
+        /// Write the resume point of the playing stick now.
+        case saveResumePoint
+        /// Tell idle clients.
+        case notify(Set<IdleSubsystem>)
+        /// Log a line.
+        case log(Log.Level, String)
+    }
+
+    /// The settings in force.
+    public private(set) var settings: Settings
+    /// The mounted sticks under the roots, oldest first.
+    public private(set) var mounted: [Volume] = []
+    /// The stick playing (or about to), if any.
+    public private(set) var active: Volume?
+    /// The volume level in steps.
+    public private(set) var volume: Int
+    /// Sticks being indexed.
+    public private(set) var indexing: Set<String> = []
+    private var playable: Set<String> = []
+    private var paused: Bool
+    private var deviceError: String?
+
+    /// Creates the machine before start-up.
+    public init(settings: Settings) {
+        self.settings = settings
+        self.volume = min(settings.startVolume, settings.maxVolume)
+        self.paused = settings.resumePaused
+    }
+
+    /// The state a person can tell apart.
+    public var state: DaemonState {
+        if let deviceError { return .error(deviceError) }
+        guard let active else { return .noLibrary }
+        guard playable.contains(active.id) else { return .indexing }
+        return paused ? .paused : .playing
+    }
+
+    /// Whether the shell should save the resume point every few seconds (only while playing).
+    public var wantsPeriodicSave: Bool { state == .playing }
+
+    /// Handles one event.
+    public mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .started(let present, let lastPlayed):
+            mounted = present
+            paused = settings.resumePaused
+            var effects: [Effect] = []
+            for stick in present {
+                if stick.known { playable.insert(stick.id) }
+                indexing.insert(stick.id)
+                effects.append(.startIndexing(stick))
+            }
+            let choice = present.last(where: { $0.id == lastPlayed && $0.known }) ?? present.last(where: \.known)
+                ?? present.last
+            guard let choice else {
+                return effects + [.log(.notice, "no library under the roots yet; waiting for a stick")]
+            }
+            // Start-up: never louder than the start volume, whatever the stick stored.
+            volume = clamp(min(choice.storedVolume ?? settings.startVolume, settings.startVolume))
+            return effects + activate(choice, rampIn: true)
+        case .mounted(let stick):
+            mounted.removeAll { $0.mountPoint == stick.mountPoint || $0.id == stick.id }
+            mounted.append(stick)
+            if stick.known { playable.insert(stick.id) }
+            indexing.insert(stick.id)
+            var effects: [Effect] = [.log(.info, "stick \(stick.id) mounted at \(stick.mountPoint)")]
+            if active != nil { effects += [.saveResumePoint, .stopPlayback] }
+            effects.append(.startIndexing(stick))
+            paused = false  // plugging a stick in is asking for music
+            volume = clamp(stick.storedVolume ?? volume)
+            return effects + activate(stick, rampIn: false) + [.notify([.database, .player])]
+        case .unmounted(let mountPoint):
+            guard let gone = mounted.first(where: { $0.mountPoint == mountPoint }) else { return [] }
+            mounted.removeAll { $0.mountPoint == mountPoint }
+            var effects: [Effect] = [.log(.info, "stick \(gone.id) at \(mountPoint) went away")]
+            if indexing.remove(gone.id) != nil { effects.append(.stopIndexing(volumeID: gone.id)) }
+            guard active?.id == gone.id else { return effects + [.notify([.database])] }
+            effects += [.saveResumePoint, .stopPlayback]
+            active = nil
+            // With several sticks the most recently plugged one that remains takes over.
+            if let next = mounted.last(where: { playable.contains($0.id) }) ?? mounted.last {
+                volume = clamp(next.storedVolume ?? volume)
+                effects += activate(next, rampIn: false)
+            }
+            return effects + [.notify([.database, .player])]
+        case .firstPlayable(let id):
+            guard !playable.contains(id) else { return [] }
+            playable.insert(id)
+            guard let active, active.id == id else { return [.notify([.database])] }
+            return startEffects(active, rampIn: false) + [.notify([.database, .player])]
+        case .indexed(let id, let count):
+            indexing.remove(id)
+            var effects: [Effect] = [.notify([.database])]
+            guard count == 0 else { return effects }
+            playable.remove(id)
+            effects.append(.log(.notice, "no playable audio on stick \(id); waiting for another"))
+            if active?.id == id {
+                effects.append(.stopPlayback)
+                active = nil
+                if let other = mounted.last(where: { playable.contains($0.id) }) {
+                    volume = clamp(other.storedVolume ?? volume)
+                    effects += activate(other, rampIn: false)
+                }
+                effects.append(.notify([.player]))
+            }
+            return effects
+        case .action(let action):
+            return perform(action)
+        case .trackStarted:
+            return [.saveResumePoint, .notify([.player])]
+        case .deviceFailed(let reason):
+            guard deviceError != reason else { return [] }
+            deviceError = reason
+            return [.log(.error, reason), .notify([.player])]
+        case .deviceRecovered:
+            guard deviceError != nil else { return [] }
+            deviceError = nil
+            var effects: [Effect] = [.log(.notice, "the sound device works again")]
+            if let active, playable.contains(active.id) { effects += startEffects(active, rampIn: true) }
+            return effects + [.notify([.player])]
+        case .configReloaded(let new):
+            settings = new
+            var effects: [Effect] = [.log(.notice, "configuration reloaded")]
+            if volume > new.maxVolume {
+                volume = new.maxVolume
+                effects += [.setVolume(volume), .saveResumePoint, .notify([.mixer])]
+            }
+            return effects
+        case .shutdown:
+            guard active != nil else { return [] }
+            return [.saveResumePoint, .stopPlayback]
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func activate(_ stick: Volume, rampIn: Bool) -> [Effect] {
+        active = stick
+        guard playable.contains(stick.id) else {
+            return [.log(.info, "indexing \(stick.mountPoint); music starts with the first playable track")]
+        }
+        return startEffects(stick, rampIn: rampIn)
+    }
+
+    private func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
+        guard deviceError == nil else { return [] }
+        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)]
+    }
+
+    private mutating func perform(_ action: PlayerAction) -> [Effect] {
+        switch action {
+        case .setVolume(let step):
+            return changeVolume(to: step)
+        case .changeVolume(let delta):
+            return changeVolume(to: volume + delta)
+        case .play, .pause, .toggle:
+            let wantPaused: Bool
+            switch action {
+            case .play: wantPaused = false
+            case .pause: wantPaused = true
+            default: wantPaused = !paused
+            }
+            guard wantPaused != paused else { return [] }
+            paused = wantPaused
+            guard let active, playable.contains(active.id), deviceError == nil else { return [.notify([.player])] }
+            _ = active
+            return [wantPaused ? .pause : .resume, .saveResumePoint, .notify([.player])]
+        case .next, .previous:
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            return [action == .next ? .next : .previous]
+        }
+    }
+
+    private mutating func changeVolume(to step: Int) -> [Effect] {
+        let target = clamp(step)
+        guard target != volume else { return [] }
+        volume = target
+        var effects: [Effect] = [.setVolume(target)]
+        if active != nil { effects.append(.saveResumePoint) }
+        return effects + [.notify([.mixer])]
+    }
+
+    private func clamp(_ step: Int) -> Int { max(0, min(step, settings.maxVolume, settings.volumeSteps)) }
+}

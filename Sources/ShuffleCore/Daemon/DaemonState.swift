@@ -1,0 +1,139 @@
+/// What the box is doing, in the terms a person can tell apart.
+public enum DaemonState: Equatable, Sendable {
+    /// No stick with music is mounted under the library roots.
+    case noLibrary
+    /// A stick is being indexed and nothing playable has been found yet.
+    case indexing
+    /// Music is playing.
+    case playing
+    /// Music is paused.
+    case paused
+    /// Something is broken (the sound device); the reason says what and what to do.
+    case error(String)
+
+    /// The name used by `status --json`: `no-library`, `indexing`, `playing`, `paused`, `error`.
+    public var name: String {
+        switch self {
+        case .noLibrary: "no-library"
+        case .indexing: "indexing"
+        case .playing: "playing"
+        case .paused: "paused"
+        case .error: "error"
+        }
+    }
+
+    /// The reason when in error.
+    public var errorReason: String? {
+        if case .error(let reason) = self { return reason }
+        return nil
+    }
+}
+
+/// One track as clients see it.
+public struct SongInfo: Equatable, Sendable {
+    /// The track id (MPD's `Id`).
+    public var id: Int64
+    /// The path relative to the library root, for display.
+    public var path: String
+    /// Title tag, if any.
+    public var title: String?
+    /// Artist tag, if any.
+    public var artist: String?
+    /// Album tag, if any.
+    public var album: String?
+    /// Duration in milliseconds.
+    public var durationMs: Int64
+
+    /// Creates a song.
+    public init(
+        id: Int64, path: String, title: String? = nil, artist: String? = nil, album: String? = nil,
+        durationMs: Int64 = 0
+    ) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.durationMs = durationMs
+    }
+}
+
+/// Everything `status`, `currentsong` and `stats` report, taken at one moment.
+public struct PlayerSnapshot: Equatable, Sendable {
+    /// The state.
+    public var state: DaemonState
+    /// The current track.
+    public var track: SongInfo?
+    /// Position in the current track.
+    public var positionMs: Int64
+    /// The volume in steps.
+    public var volume: Int
+    /// The cap in steps.
+    public var maxVolume: Int
+    /// Steps that make full scale.
+    public var volumeSteps: Int
+    /// The mount point of the library playing, if any.
+    public var libraryRoot: String?
+    /// Playable tracks known in that library.
+    public var tracks: Int
+    /// Whether that library is being indexed.
+    public var indexing: Bool
+    /// Where the current track sits in the shuffle order.
+    public var queuePosition: Int?
+    /// Sample rate and channels of the current track, when known.
+    public var sampleRate: Int
+    /// Channels of the current track.
+    public var channels: Int
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Int64
+    /// Distinct artists and albums in the library (0 when unknown).
+    public var artists: Int
+    /// Distinct albums.
+    public var albums: Int
+
+    /// Creates a snapshot; unspecified parts are empty.
+    public init(
+        state: DaemonState, track: SongInfo? = nil, positionMs: Int64 = 0, volume: Int = 0, maxVolume: Int = 0,
+        volumeSteps: Int = 20, libraryRoot: String? = nil, tracks: Int = 0, indexing: Bool = false,
+        queuePosition: Int? = nil, sampleRate: Int = 0, channels: Int = 0, uptimeSeconds: Int64 = 0,
+        artists: Int = 0, albums: Int = 0
+    ) {
+        self.state = state
+        self.track = track
+        self.positionMs = positionMs
+        self.volume = volume
+        self.maxVolume = maxVolume
+        self.volumeSteps = volumeSteps
+        self.libraryRoot = libraryRoot
+        self.tracks = tracks
+        self.indexing = indexing
+        self.queuePosition = queuePosition
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.uptimeSeconds = uptimeSeconds
+        self.artists = artists
+        self.albums = albums
+    }
+
+    /// The `status --json` object.
+    public var json: JSONText.Value {
+        let trackValue: JSONText.Value =
+            track.map { song in
+                .object([
+                    ("path", .string(song.path)), ("title", JSONText.string(song.title)),
+                    ("artist", JSONText.string(song.artist)), ("album", JSONText.string(song.album)),
+                ])
+            } ?? .null
+        return .object([
+            ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)), ("track", trackValue),
+            ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
+            (
+                "library",
+                .object([
+                    ("root", JSONText.string(libraryRoot)), ("tracks", .int(Int64(tracks))),
+                    ("indexing", .bool(indexing)),
+                ])
+            ),
+        ])
+    }
+}

@@ -1,0 +1,78 @@
+/// What a client can ask the player to do.
+public enum PlayerAction: Equatable, Sendable {
+    /// Play (resume when paused).
+    case play
+    /// Pause.
+    case pause
+    /// Play when paused, pause when playing.
+    case toggle
+    /// Next track.
+    case next
+    /// Previous track (or restart, after the first seconds).
+    case previous
+    /// Set the volume to a step (the cap holds).
+    case setVolume(Int)
+    /// Change the volume by steps (the cap holds).
+    case changeVolume(Int)
+}
+
+/// A field a search may name.
+public enum SearchField: String, Equatable, Sendable, CaseIterable {
+    /// Title, artist, album or path.
+    case any
+    /// Title.
+    case title
+    /// Artist.
+    case artist
+    /// Album.
+    case album
+}
+
+/// One `FIELD VALUE` pair of `search`/`find`.
+public struct SearchConstraint: Equatable, Sendable {
+    /// The field.
+    public var field: SearchField
+    /// The value.
+    public var value: String
+
+    /// Creates a constraint.
+    public init(_ field: SearchField, _ value: String) {
+        self.field = field
+        self.value = value
+    }
+}
+
+/// The daemon as the MPD protocol sees it: a snapshot to report, actions, and the index to search.
+///
+/// The daemon implements it on its control-loop thread; every call returns at once.
+public protocol MPDBackend {
+    /// The state right now.
+    func snapshot() -> PlayerSnapshot
+    /// Performs `action`; returns an error for the client when it cannot (nothing to play).
+    mutating func perform(_ action: PlayerAction) -> MPDError?
+    /// Tracks matching every constraint: `exact` is `find` (whole, case-sensitive values), otherwise
+    /// `search` (case-insensitive substrings, answered from the FTS index).
+    func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
+}
+
+/// MPD speaks volume as 0–100; the box has `steps` steps. Percent is the share of full scale,
+/// rounded to the nearest step (and to the nearest percent going back).
+public enum MPDVolume {
+    /// The percent reported for `step`.
+    public static func percent(step: Int, steps: Int) -> Int {
+        guard steps > 0 else { return 0 }
+        return (step * 100 + steps / 2) / steps
+    }
+
+    /// The step asked for by `percent` (0–100).
+    public static func step(percent: Int, steps: Int) -> Int {
+        (max(0, min(100, percent)) * steps + 50) / 100
+    }
+
+    /// The step change for a relative `volume ±N` percent: at least one step when N is not 0.
+    public static func stepChange(percent: Int, steps: Int) -> Int {
+        guard percent != 0 else { return 0 }
+        let change = (abs(percent) * steps + 50) / 100
+        return percent > 0 ? max(1, change) : -max(1, change)
+    }
+}

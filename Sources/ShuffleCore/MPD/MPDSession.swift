@@ -1,0 +1,171 @@
+/// Idle subsystems the daemon announces.
+public enum IdleSubsystem: String, Equatable, Hashable, Sendable, CaseIterable {
+    /// Play, pause, track change.
+    case player
+    /// Volume change.
+    case mixer
+    /// The library changed (indexing progress, a stick came or went).
+    case database
+}
+
+/// The protocol state of one client connection: command lists and idle. Pure: the daemon feeds it
+/// lines and change notifications, and writes what it returns.
+public struct MPDSession: Sendable {
+    /// Sent once when a client connects.
+    public static let greeting = "OK MPD 0.23.0\n"
+    /// The most commands one command list may hold.
+    public static let maxListLength = 1024
+
+    private enum Mode: Sendable {
+        case normal
+        case list(ok: Bool, lines: [[UInt8]])
+        case idle(Set<String>)
+    }
+
+    /// What to send back, and whether to close the connection afterwards.
+    public struct Reply: Equatable, Sendable {
+        /// Bytes to write (UTF-8), possibly empty.
+        public var text: String
+        /// Close after writing.
+        public var close: Bool
+
+        /// Creates a reply.
+        public init(_ text: String, close: Bool = false) {
+            self.text = text
+            self.close = close
+        }
+    }
+
+    private var mode = Mode.normal
+    private var pending: Set<String> = []
+
+    /// A new session.
+    public init() {}
+
+    /// Whether the client is waiting in `idle` (the daemon keeps such clients without timeouts).
+    public var isIdle: Bool {
+        if case .idle = mode { return true }
+        return false
+    }
+
+    /// Handles one chunk from `MPDLineBuffer`.
+    public mutating func receive<B: MPDBackend>(_ chunk: MPDLineBuffer.Chunk, backend: inout B) -> Reply {
+        switch chunk {
+        case .oversized:
+            return Reply(MPDError(.argument, "line too long").ackLine(listIndex: 0, command: ""), close: true)
+        case .line(let line):
+            return receive(line: line, backend: &backend)
+        }
+    }
+
+    /// Handles one request line.
+    public mutating func receive<B: MPDBackend>(line: [UInt8], backend: inout B) -> Reply {
+        switch mode {
+        case .idle(let subscribed):
+            // While idle, MPD accepts only `noidle`; anything else ends the connection.
+            guard (try? MPDRequest.parse(line))?.name == "noidle" else { return Reply("", close: true) }
+            mode = .normal
+            return Reply(changes(subscribed) + "OK\n")
+        case .list(let ok, var lines):
+            let request = try? MPDRequest.parse(line)
+            if request?.name == "command_list_end" {
+                mode = .normal
+                return runList(lines, ok: ok, backend: &backend)
+            }
+            if request?.name == "command_list_begin" || request?.name == "command_list_ok_begin" {
+                mode = .normal
+                return Reply(MPDError(.notList, "nested command list").ackLine(listIndex: lines.count, command: ""))
+            }
+            guard lines.count < Self.maxListLength else {
+                mode = .normal
+                return Reply(
+                    MPDError(.argument, "command list too long").ackLine(listIndex: lines.count, command: ""),
+                    close: true)
+            }
+            lines.append(line)
+            mode = .list(ok: ok, lines: lines)
+            return Reply("")
+        case .normal:
+            break
+        }
+        let request: MPDRequest
+        do throws(MPDError) {
+            request = try MPDRequest.parse(line)
+        } catch {
+            return Reply(error.ackLine(listIndex: 0, command: ""))
+        }
+        switch request.name {
+        case "close":
+            return Reply("", close: true)
+        case "command_list_begin", "command_list_ok_begin":
+            mode = .list(ok: request.name == "command_list_ok_begin", lines: [])
+            return Reply("")
+        case "command_list_end":
+            return Reply(MPDError(.notList, "not in command list mode").ackLine(listIndex: 0, command: request.name))
+        case "noidle":
+            return Reply("")  // MPD ignores a stray noidle
+        case "idle":
+            var subscribed = Set<String>()
+            for name in request.arguments {
+                guard MPDCommands.idleNames.contains(name.lowercased()) else {
+                    return Reply(
+                        MPDError(.argument, "Unrecognized idle event: \(name)").ackLine(listIndex: 0, command: "idle"))
+                }
+                subscribed.insert(name.lowercased())
+            }
+            if subscribed.isEmpty { subscribed = MPDCommands.idleNames }
+            if !pending.isDisjoint(with: subscribed) { return Reply(changes(subscribed) + "OK\n") }
+            mode = .idle(subscribed)
+            return Reply("")
+        default:
+            do throws(MPDError) {
+                return Reply(try MPDCommands.run(request, on: &backend) + "OK\n")
+            } catch {
+                return Reply(error.ackLine(listIndex: 0, command: request.name))
+            }
+        }
+    }
+
+    /// Records that `subsystems` changed; returns the reply for a client waiting in `idle`, else nil.
+    public mutating func notify(_ subsystems: Set<IdleSubsystem>) -> Reply? {
+        pending.formUnion(subsystems.map(\.rawValue))
+        guard case .idle(let subscribed) = mode, !pending.isDisjoint(with: subscribed) else { return nil }
+        mode = .normal
+        return Reply(changes(subscribed) + "OK\n")
+    }
+
+    /// `changed: NAME` lines for the pending subsystems the client subscribed to; clears what is pending.
+    private mutating func changes(_ subscribed: Set<String>) -> String {
+        let fired = pending.intersection(subscribed).sorted()
+        pending.removeAll()
+        return fired.map { "changed: \($0)\n" }.joined()
+    }
+
+    private mutating func runList<B: MPDBackend>(_ lines: [[UInt8]], ok: Bool, backend: inout B) -> Reply {
+        var out = ""
+        for (index, line) in lines.enumerated() {
+            let request: MPDRequest
+            do throws(MPDError) {
+                request = try MPDRequest.parse(line)
+            } catch {
+                return Reply(out + error.ackLine(listIndex: index, command: ""))
+            }
+            switch request.name {
+            case "idle", "noidle", "close":
+                return Reply(
+                    out
+                        + MPDError(.argument, "'\(request.name)' is not allowed in a command list")
+                        .ackLine(listIndex: index, command: request.name))
+            default:
+                break
+            }
+            do throws(MPDError) {
+                out += try MPDCommands.run(request, on: &backend)
+            } catch {
+                return Reply(out + error.ackLine(listIndex: index, command: request.name))
+            }
+            if ok { out += "list_OK\n" }
+        }
+        return Reply(out + "OK\n")
+    }
+}

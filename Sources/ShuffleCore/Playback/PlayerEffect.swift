@@ -1,0 +1,54 @@
+/// Something the player machine asks its owner (the playback engine) to do, in order.
+public enum PlayerEffect: Equatable, Sendable {
+    /// Print the track's line ("artist - title"): it starts now.
+    case announce(TrackID)
+    /// Drop whatever is buffered and start `track` at `positionMs`.
+    case start(TrackID, positionMs: Int64)
+    /// The track to continue with, gaplessly, when the current one ends (nil: none, stop and report).
+    case queue(TrackID?)
+    /// Stop output at once (buffered audio is dropped) and remember the position.
+    case pauseOutput
+    /// Continue output from the remembered position.
+    case resumeOutput
+    /// Change the software gain to `gain` (linear), ramped over a few milliseconds when `ramp` is true.
+    case setGain(Double, ramp: Bool)
+    /// Record in the library that `track` cannot be played, with the reason.
+    case markUnplayable(TrackID, reason: String)
+    /// Store the resume point now.
+    case saveState
+    /// Stop playing and end (`--once` completed its cycle, or nothing is playable).
+    case finish(PlayerFinish)
+}
+
+/// Why the player finished.
+public enum PlayerFinish: Equatable, Sendable {
+    /// `--once`: every track of the cycle was played.
+    case cycleComplete
+    /// The library holds no playable track (any more).
+    case nothingPlayable
+}
+
+/// Something that happened to the player: a key or button, or news from the audio thread.
+public enum PlayerEvent: Equatable, Sendable {
+    /// Begin playing the current track of the order at `positionMs` (first start or resume).
+    case begin(positionMs: Int64)
+    /// Play/pause toggle.
+    case playPause
+    /// Skip to the next track.
+    case next
+    /// Previous: within the first 3 s of a track go back one track, later restart the track (the iPod rule).
+    case previous(positionMs: Int64)
+    /// One volume step up (never beyond the cap).
+    case volumeUp
+    /// One volume step down.
+    case volumeDown
+    /// Set the volume to a step (clamped to 0…cap).
+    case setVolume(Int)
+    /// The current track ended; `continued` is true when the audio thread already went on with the queued
+    /// track gaplessly, false when it stopped and waits to be told.
+    case trackEnded(continued: Bool)
+    /// The current track yielded no audio.
+    case trackFailed(TrackID, reason: String)
+    /// The library now holds exactly these playable tracks (after a rescan).
+    case libraryChanged([TrackID])
+}

@@ -1,0 +1,116 @@
+/// The player's decisions, without I/O: takes `PlayerEvent`s, returns `PlayerEffect`s for the engine to
+/// carry out. Holds the shuffle order, play/pause and the volume.
+public struct PlayerMachine: Sendable, Equatable {
+    /// How far into a track "previous" still goes back rather than restarting.
+    public static let previousWindowMs: Int64 = 3_000
+
+    /// The shuffle order and cursor.
+    public private(set) var order: ShuffleOrder
+    /// Whether output is paused.
+    public private(set) var paused = false
+    /// Whether a track is under way (after `begin`, until `finish`).
+    public private(set) var started = false
+    /// The volume step (always within 0…cap).
+    public private(set) var volume: Int
+    /// The volume curve and cap.
+    public let scale: VolumeScale
+    /// `--once`: finish at the end of the cycle instead of starting a new one.
+    public let once: Bool
+
+    /// Creates a machine over `order` at `volume` (clamped to the cap).
+    public init(order: ShuffleOrder, volume: Int, scale: VolumeScale, once: Bool) {
+        self.order = order
+        self.scale = scale
+        self.volume = scale.clamp(volume)
+        self.once = once
+    }
+
+    /// The resume point to store, with the position the engine measured.
+    public func state(positionMs: Int64) -> PlaybackState {
+        PlaybackState(
+            order: order.order, cursor: order.cursor, positionMs: max(0, positionMs), volume: volume, paused: paused)
+    }
+
+    /// Handles one event and returns what to do, in order.
+    public mutating func handle(_ event: PlayerEvent) -> [PlayerEffect] {
+        switch event {
+        case .begin(let position):
+            guard let track = order.current else { return [.finish(.nothingPlayable)] }
+            started = true
+            paused = false
+            return [.setGain(scale.gain(volume), ramp: false), .announce(track)]
+                + [.start(track, positionMs: max(0, position)), .queue(order.upcoming), .saveState]
+        case .playPause:
+            guard started else { return [] }
+            paused.toggle()
+            return [paused ? .pauseOutput : .resumeOutput, .saveState]
+        case .next:
+            guard started else { return [] }
+            return moveOn(advancing: true, continued: false)
+        case .previous(let position):
+            guard started, let current = order.current else { return [] }
+            var track = current
+            if position < PlayerMachine.previousWindowMs, order.cursor > 0, let earlier = order.back() {
+                track = earlier
+            }
+            paused = false
+            return [.announce(track), .start(track, positionMs: 0), .queue(order.upcoming), .saveState]
+        case .volumeUp: return setVolume(volume + 1)
+        case .volumeDown: return setVolume(volume - 1)
+        case .setVolume(let step): return setVolume(step)
+        case .trackEnded(let continued):
+            guard started else { return [] }
+            return moveOn(advancing: true, continued: continued)
+        case .trackFailed(let track, let reason):
+            let wasCurrent = order.current == track
+            order.remove([track])
+            var effects: [PlayerEffect] = [.markUnplayable(track, reason: reason)]
+            if started && wasCurrent {
+                effects += moveOn(advancing: false, continued: false)
+            } else {
+                effects += [.queue(order.upcoming), .saveState]
+            }
+            return effects
+        case .libraryChanged(let tracks):
+            let removedCurrent = order.reconcile(with: tracks)
+            if started && removedCurrent { return moveOn(advancing: false, continued: false) }
+            return [.queue(order.upcoming), .saveState]
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Goes on to the next track (or, when `advancing` is false, to the one the cursor already points at
+    /// after a removal), starting a new cycle or finishing at the end of this one.
+    private mutating func moveOn(advancing: Bool, continued: Bool) -> [PlayerEffect] {
+        let ended = advancing ? order.current : nil
+        if advancing { order.advance() }
+        var next = order.current
+        if next == nil {
+            if order.order.isEmpty {
+                started = false
+                return [.saveState, .finish(.nothingPlayable)]
+            }
+            if once {
+                started = false
+                return [.saveState, .finish(.cycleComplete)]
+            }
+            let last = ended ?? order.order.last
+            order.startNewCycle(avoidingFirst: last)
+            next = order.current
+        }
+        guard let track = next else { return [.saveState, .finish(.nothingPlayable)] }
+        paused = false
+        var effects: [PlayerEffect] = [.announce(track)]
+        if !continued { effects.append(.start(track, positionMs: 0)) }
+        effects += [.queue(order.upcoming), .saveState]
+        return effects
+    }
+
+    private mutating func setVolume(_ step: Int) -> [PlayerEffect] {
+        let clamped = scale.clamp(step)
+        guard clamped != volume else { return [] }
+        volume = clamped
+        return [.setGain(scale.gain(volume), ramp: true), .saveState]
+    }
+}

@@ -1,0 +1,114 @@
+/// The shuffle order of one library: every track once per cycle, in uniformly random order.
+///
+/// Rules (DESIGN.md, issue 3):
+/// - a cycle is a uniform Fisher–Yates shuffle of every track;
+/// - the next cycle never begins with the track that just ended;
+/// - tracks added later join the *unplayed* part of the order (after the cursor) at uniformly random places;
+/// - removed tracks leave the order; the cycle never restarts because the library changed.
+public struct ShuffleOrder: Sendable, Equatable {
+    /// The order of the current cycle.
+    public private(set) var order: [TrackID]
+    /// Index of the current track in `order`; `order.count` means the cycle is over.
+    public private(set) var cursor: Int
+    private var random: SplitMix64
+
+    /// Starts a fresh cycle over `tracks`.
+    public init(tracks: [TrackID], random: SplitMix64) {
+        self.random = random
+        order = tracks
+        cursor = 0
+        order.shuffle(using: &self.random)
+    }
+
+    /// Continues a stored cycle, brought in line with the library as it is now: tracks no longer there leave
+    /// the order, new ones join its unplayed part. A stored cycle that was over (or empty) starts a new one.
+    public init(restoring order: [TrackID], cursor: Int, library: [TrackID], random: SplitMix64) {
+        self.random = random
+        self.order = order
+        self.cursor = min(max(0, cursor), order.count)
+        reconcile(with: library)
+        if self.order.isEmpty || self.cursor >= self.order.count {
+            let last = order.indices.contains(cursor - 1) ? order[cursor - 1] : nil
+            startNewCycle(over: library, avoidingFirst: last)
+        }
+    }
+
+    /// The current track, or nil when the cycle is over or the library is empty.
+    public var current: TrackID? { order.indices.contains(cursor) ? order[cursor] : nil }
+
+    /// The track after the current one in this cycle, or nil at the end of the cycle.
+    public var upcoming: TrackID? { order.indices.contains(cursor + 1) ? order[cursor + 1] : nil }
+
+    /// Whether the current track is the last of the cycle.
+    public var isLastOfCycle: Bool { cursor >= order.count - 1 }
+
+    // MARK: - Moving
+
+    /// Moves to the next track of the cycle. Returns nil (and leaves the cursor after the end) when the
+    /// cycle is over; `startNewCycle` then begins the next one.
+    @discardableResult
+    public mutating func advance() -> TrackID? {
+        if cursor < order.count { cursor += 1 }
+        return current
+    }
+
+    /// Moves back one track (staying on the first track of the cycle) and returns the current track.
+    @discardableResult
+    public mutating func back() -> TrackID? {
+        if cursor > 0 { cursor -= 1 }
+        return current
+    }
+
+    /// Begins a new cycle: a fresh uniform shuffle of every track. When it would begin with `last` (the track
+    /// that just ended) and there is another track, the first place is swapped with a uniformly chosen other
+    /// place, which keeps the order uniform among those not beginning with `last`.
+    public mutating func startNewCycle(avoidingFirst last: TrackID?) {
+        startNewCycle(over: order, avoidingFirst: last)
+    }
+
+    private mutating func startNewCycle(over tracks: [TrackID], avoidingFirst last: TrackID?) {
+        order = tracks
+        order.shuffle(using: &random)
+        cursor = 0
+        if order.count > 1, order[0] == last {
+            let other = Int.random(in: 1..<order.count, using: &random)
+            order.swapAt(0, other)
+        }
+    }
+
+    // MARK: - Library changes
+
+    /// Adds tracks the order does not hold yet, each at a uniformly random place after the cursor
+    /// (inserting one at a time into the growing tail gives every interleaving the same chance).
+    public mutating func insert(_ tracks: [TrackID]) {
+        var known = Set(order)
+        for track in tracks where known.insert(track).inserted {
+            let first = min(cursor + 1, order.count)
+            let place = Int.random(in: first...order.count, using: &random)
+            order.insert(track, at: place)
+        }
+    }
+
+    /// Removes `tracks` from the order. When the current track is removed, the cursor then points at the
+    /// track that followed it (or past the end). Returns whether the current track was among them.
+    @discardableResult
+    public mutating func remove(_ tracks: Set<TrackID>) -> Bool {
+        guard !tracks.isEmpty else { return false }
+        let currentRemoved = current.map { tracks.contains($0) } ?? false
+        let before = order[..<min(cursor, order.count)].filter { tracks.contains($0) }.count
+        order.removeAll { tracks.contains($0) }
+        cursor = min(cursor - before, order.count)
+        return currentRemoved
+    }
+
+    /// Brings the order in line with `library`: missing tracks leave, new ones join the unplayed part.
+    /// Returns whether the current track left.
+    @discardableResult
+    public mutating func reconcile(with library: [TrackID]) -> Bool {
+        let present = Set(library)
+        let gone = Set(order.filter { !present.contains($0) })
+        let removedCurrent = remove(gone)
+        insert(library.filter { !Set(order).contains($0) })
+        return removedCurrent
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import LibLinux
+import ShuffleCore
+
+/// The running appliance: the pure `DaemonMachine` plus the shell that carries out its effects (the
+/// library, the player, the control socket, systemd) and feeds it events (mounts, signals, reports,
+/// clients). Confined to the event loop's thread.
+final class Appliance: MPDBackend, @unchecked Sendable {
+    // @unchecked: every member is touched only on the event loop's thread. Reports from the indexer
+    // and audio threads reach it through `loop.post`, whose closures run on that thread.
+    /// Seconds between resume-point saves while playing (a power cut loses at most this much).
+    static let saveInterval: UInt64 = 5_000_000_000
+
+    private let loop: EventLoop
+    private var machine: DaemonMachine
+    private var config: DaemonConfig
+    private let reloadConfig: () throws(ConfigError) -> DaemonConfig
+    private let library: any ApplianceLibrary
+    private let player: any AppliancePlayer
+    private var mounts: MountWatcher
+    private let signals: SignalPipe
+    private let notifier: SystemdNotifier?
+    private var server: ControlServer?
+    private var log: Log
+    private let startedAt = TimerFD.now()
+    private var trackCount: [String: Int] = [:]
+    /// Set when a signal asked the daemon to stop.
+    private(set) var stopping = false
+
+    /// Builds the appliance; nothing runs until `start()`.
+    init(
+        loop: EventLoop, config: DaemonConfig, reloadConfig: @escaping () throws(ConfigError) -> DaemonConfig,
+        library: any ApplianceLibrary, player: any AppliancePlayer, log: Log
+    ) throws(DaemonError) {
+        self.loop = loop
+        self.config = config
+        self.reloadConfig = reloadConfig
+        self.library = library
+        self.player = player
+        self.log = log
+        machine = DaemonMachine(settings: .init(config))
+        mounts = try MountWatcher(roots: config.libraryRoots)
+        signals = try SignalPipe()
+        notifier = SystemdNotifier()
+    }
+
+    /// Opens the socket, reads the mount table, resumes, and tells systemd it is ready.
+    func start(socketPath: String) throws(DaemonError) {
+        server = try ControlServer(loop: loop, path: socketPath, tcp: config.tcp, backend: self)
+        loop.watch(signals.descriptor, events: Int16(POLLIN)) { [unowned self] _ in
+            for number in self.signals.take() { self.received(signal: number) }
+        }
+        loop.watch(mounts.descriptor, events: Int16(POLLPRI)) { [unowned self] _ in self.mountTableChanged() }
+        let present = mounts.refresh().appeared.map(volume(for:))
+        apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
+        log.notice("listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.libraryRoots.joined(separator: ", "))")
+        notifier?.send("READY=1\nSTATUS=\(statusLine())")
+        scheduleWatchdog()
+    }
+
+    // MARK: - Events in
+
+    private func received(signal number: Int32) {
+        switch number {
+        case SIGHUP:
+            reload()
+        default:
+            log.notice("stopping on signal \(number)")
+            notifier?.send("STOPPING=1")
+            let started = ContinuousClock.now
+            apply(machine.handle(.shutdown))
+            server?.shutdown()
+            library.close()
+            stopping = true
+            loop.stop()
+            log.debug("saved and stopped in \(ContinuousClock.now - started)")
+        }
+    }
+
+    private func reload() {
+        do throws(ConfigError) {
+            let new = try reloadConfig()
+            let rootsChanged = new.libraryRoots != config.libraryRoots
+            config = new
+            log = Log(label: log.label, minimum: new.logLevel, sink: log.sink)
+            apply(machine.handle(.configReloaded(.init(new))))
+            if rootsChanged {
+                mounts.setRoots(new.libraryRoots)
+                mountTableChanged()
+            }
+        } catch {
+            log.error("not reloading the configuration: \(error); keeping the running settings")
+        }
+    }
+
+    private func mountTableChanged() {
+        let change = mounts.refresh()
+        for entry in change.gone { apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display))) }
+        for entry in change.appeared { apply(machine.handle(.mounted(volume(for: entry)))) }
+    }
+
+    private func volume(for entry: MountEntry) -> DaemonMachine.Volume {
+        let id = VolumeIdentity.identify(entry)
+        let mountPoint = entry.mountPoint.display
+        let known = library.describe(volumeID: id, mountPoint: mountPoint)
+        return DaemonMachine.Volume(id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume)
+    }
+
+    private func indexReport(_ report: IndexReport, volumeID: String) {
+        switch report {
+        case .firstPlayable:
+            apply(machine.handle(.firstPlayable(volumeID: volumeID)))
+        case .progress(let playable):
+            trackCount[volumeID] = playable
+            if machine.active?.id == volumeID { player.tracksAdded() }
+            server?.notify([.database])
+        case .finished(let playable):
+            trackCount[volumeID] = playable
+            if machine.active?.id == volumeID { player.tracksAdded() }
+            apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
+        case .failed(let reason):
+            log.warning(reason)
+            apply(machine.handle(.indexed(volumeID: volumeID, playable: trackCount[volumeID] ?? 0)))
+        }
+    }
+
+    private func playerReport(_ report: PlayerReport) {
+        switch report {
+        case .trackStarted: apply(machine.handle(.trackStarted))
+        case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
+        case .deviceRecovered: apply(machine.handle(.deviceRecovered))
+        case .libraryVanished(let mountPoint): apply(machine.handle(.unmounted(mountPoint: mountPoint)))
+        }
+    }
+
+    // MARK: - Effects out
+
+    private func apply(_ effects: [DaemonMachine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .startIndexing(let volume):
+                let id = volume.id
+                library.startIndexing(volume) { [loop] report in
+                    loop.post { [weak self] in self?.indexReport(report, volumeID: id) }
+                }
+            case .stopIndexing(let id):
+                library.stopIndexing(volumeID: id)
+            case .startPlayback(let volume, let paused, let level, let rampIn):
+                player.start(volume, paused: paused, level: level, rampIn: rampIn) { [loop] report in
+                    loop.post { [weak self] in self?.playerReport(report) }
+                }
+            case .stopPlayback: player.stop()
+            case .pause: player.pause()
+            case .resume: player.resume()
+            case .next: player.next()
+            case .previous: player.previous()
+            case .setVolume(let level): player.setLevel(level)
+            case .saveResumePoint: player.saveResumePoint()
+            case .notify(let subsystems): server?.notify(subsystems)
+            case .log(let level, let message): log.log(level, message)
+            }
+        }
+        schedulePeriodicSave()
+        notifier?.send("STATUS=\(statusLine())")
+    }
+
+    /// While playing, the resume point is saved every few seconds; otherwise no timer is armed.
+    private func schedulePeriodicSave() {
+        if machine.wantsPeriodicSave {
+            guard !loop.hasTimer("save") else { return }
+            loop.setTimer("save", at: TimerFD.now() + Self.saveInterval) { [unowned self] in
+                self.player.saveResumePoint()
+                self.schedulePeriodicSave()
+            }
+        } else {
+            loop.setTimer("save", at: nil)
+        }
+    }
+
+    private func scheduleWatchdog() {
+        guard let interval = notifier?.watchdogInterval else { return }
+        loop.setTimer("watchdog", at: TimerFD.now() + interval) { [unowned self] in
+            self.notifier?.send("WATCHDOG=1")
+            self.scheduleWatchdog()
+        }
+    }
+
+    private func statusLine() -> String {
+        let state = machine.state
+        switch state {
+        case .playing, .paused: return "\(state.name) \(machine.active?.mountPoint ?? "")"
+        case .indexing: return "indexing \(machine.active?.mountPoint ?? "")"
+        case .noLibrary: return "waiting for a stick under \(config.libraryRoots.joined(separator: ", "))"
+        case .error(let reason): return "error: \(reason)"
+        }
+    }
+
+    // MARK: - MPDBackend
+
+    func snapshot() -> PlayerSnapshot {
+        let now = (machine.state == .playing || machine.state == .paused) ? player.now() : nil
+        let active = machine.active
+        let counts = active.map { library.counts(volumeID: $0.id) } ?? (tracks: 0, artists: 0, albums: 0)
+        return PlayerSnapshot(
+            state: machine.state, track: now?.song, positionMs: now?.positionMs ?? 0, volume: machine.volume,
+            maxVolume: machine.settings.maxVolume, volumeSteps: machine.settings.volumeSteps,
+            libraryRoot: active?.mountPoint, tracks: max(counts.tracks, now?.queueLength ?? 0),
+            indexing: active.map { machine.indexing.contains($0.id) } ?? false, queuePosition: now?.queuePosition,
+            sampleRate: now?.sampleRate ?? 0, channels: now?.channels ?? 0,
+            uptimeSeconds: Int64((TimerFD.now() - startedAt) / 1_000_000_000), artists: counts.artists,
+            albums: counts.albums)
+    }
+
+    func perform(_ action: PlayerAction) -> MPDError? {
+        let before = machine.state
+        apply(machine.handle(.action(action)))
+        switch action {
+        case .setVolume, .changeVolume: return nil
+        default:
+            switch before {
+            case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")
+            case .indexing:
+                return action == .next || action == .previous
+                    ? MPDError(.noExist, "still looking for the first playable track") : nil
+            case .error(let reason): return MPDError(.system, reason)
+            default: return nil
+            }
+        }
+    }
+
+    func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
+        guard let active = machine.active else { return [] }
+        return try library.search(volumeID: active.id, constraints, exact: exact)
+    }
+
+    /// Handles a button action (from a button source on the loop thread).
+    func button(_ action: PlayerAction) {
+        _ = perform(action)
+    }
+}

@@ -1,0 +1,86 @@
+import ShuffleCore
+
+/// What the indexer reports about one stick (posted to the event loop).
+enum IndexReport: Sendable, Equatable {
+    /// The first playable track is in the index: music can start.
+    case firstPlayable
+    /// More tracks arrived (the shuffle grows).
+    case progress(playable: Int)
+    /// Indexing ended with this many playable tracks.
+    case finished(playable: Int)
+    /// Indexing failed; the reason is for a person.
+    case failed(String)
+}
+
+/// What the player reports (posted to the event loop).
+enum PlayerReport: Sendable, Equatable {
+    /// A new track began.
+    case trackStarted
+    /// The sound device failed.
+    case deviceFailed(String)
+    /// The sound device works again.
+    case deviceRecovered
+    /// Reading the stick fails: it vanished without an unmount.
+    case libraryVanished(mountPoint: String)
+}
+
+/// What is playing, for `status`.
+struct NowPlaying: Sendable, Equatable {
+    /// The track.
+    var song: SongInfo
+    /// Position within it.
+    var positionMs: Int64
+    /// Its place in the shuffle order.
+    var queuePosition: Int
+    /// Tracks in the shuffle order.
+    var queueLength: Int
+    /// Sample rate.
+    var sampleRate: Int
+    /// Channels.
+    var channels: Int
+}
+
+/// The library side the appliance drives: identities, indexing, search. Calls come from the loop thread
+/// and return quickly; indexing runs elsewhere and reports through `report`.
+protocol ApplianceLibrary: AnyObject {
+    /// What the database knows of a stick: whether it has playable tracks, and its stored volume.
+    func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?)
+    /// The stick that played last, if any.
+    func lastPlayedVolume() -> String?
+    /// Starts indexing in the background.
+    func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void)
+    /// Stops indexing a stick that went away.
+    func stopIndexing(volumeID: String)
+    /// Counts for `stats`.
+    func counts(volumeID: String) -> (tracks: Int, artists: Int, albums: Int)
+    /// `search`/`find` over a stick's index.
+    func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
+    /// Closes the database (after the player stopped).
+    func close()
+}
+
+/// The player side: the audio thread and its shuffle. Calls come from the loop thread.
+protocol AppliancePlayer: AnyObject {
+    /// Opens the stick's library and plays from its resume point.
+    func start(
+        _ volume: DaemonMachine.Volume, paused: Bool, level: Int, rampIn: Bool,
+        report: @escaping @Sendable (PlayerReport) -> Void)
+    /// New playable tracks joined the stick's index: add them to the unplayed part of the shuffle.
+    func tracksAdded()
+    /// Saves the resume point and stops.
+    func stop()
+    /// Pauses output.
+    func pause()
+    /// Resumes output.
+    func resume()
+    /// Next track.
+    func next()
+    /// Previous track or restart.
+    func previous()
+    /// Sets the level in steps.
+    func setLevel(_ level: Int)
+    /// Writes the resume point now.
+    func saveResumePoint()
+    /// What is playing.
+    func now() -> NowPlaying?
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Synchronization
+
+/// Runs async work from the event loop's thread and waits for it, at most `timeout` seconds.
+///
+/// The loop thread is a plain `Thread`, not the cooperative pool, so waiting here blocks no Swift
+/// task; the work itself runs on the pool (or the store's queue). Nil when it failed or timed out.
+func blocking<T: Sendable>(timeout: Double = 2, _ work: @escaping @Sendable () async throws -> T) -> T? {
+    let result = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = try? await work()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+    return result.withLock { $0 }
+}
+
+/// A value shared between threads behind a mutex, as a class so closures can hold it.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    /// Creates the box.
+    init(_ value: Value) { mutex = Mutex(value) }
+    /// Runs `body` with the value locked.
+    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import MusicLibrary
+import ShuffleCore
+import Synchronization
+
+/// `ApplianceLibrary` over `MusicLibrary`: one `LibraryStore` for lookups, search and the player, and a
+/// second connection per indexing run, so a long index never holds up the player (WAL lets them share).
+final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
+    // @unchecked: `store` and `path` never change; `cancelled` is a Mutex. Everything else is local.
+    /// The database file.
+    let path: String
+    /// The store the loop and the player use.
+    let store: LibraryStore
+    private let log: Log
+    private let cancelled = Locked<Set<String>>([])
+
+    /// Opens (creating) the database at `path`.
+    init(path: String, log: Log) throws(DaemonError) {
+        self.path = path
+        self.log = log
+        let opened = blocking(timeout: 10) { try await LibraryStore.open(path: path, create: true) }
+        guard let opened else {
+            throw DaemonError("cannot open the library database \(path); check the state directory is writable")
+        }
+        store = opened
+    }
+
+    func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?) {
+        let store = self.store
+        let answer = blocking { () async throws -> (Bool, Int?) in
+            try await store.perform { database throws(LibraryError) -> (Bool, Int?) in
+                guard let volume = try database.existingVolume(key: volumeID) else { return (false, nil) }
+                let tracks = try database.counts(of: volume).tracks
+                return (tracks > 0, try database.loadPlaybackState(of: volume)?.volume)
+            }
+        }
+        return answer.map { (known: $0.0, storedVolume: $0.1) } ?? (false, nil)
+    }
+
+    func lastPlayedVolume() -> String? {
+        let store = self.store
+        return blocking { try await store.currentVolume()?.key } ?? nil
+    }
+
+    func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void) {
+        cancelled.withLock { _ = $0.remove(volume.id) }
+        let path = self.path
+        let log = self.log
+        let cancelled = self.cancelled
+        let root = PathBytes(volume.mountPoint)
+        let key = volume.id
+        // A thread of its own: the indexer blocks (walks, probes, writes) for as long as the stick needs.
+        let thread = Thread {
+            let started = ContinuousClock.now
+            do {
+                let database = try LibraryDatabase(path: path, create: true)
+                var announced = false
+                var lastTracks = -1
+                let indexer = Indexer(
+                    database: database, prober: .mediaProbe,
+                    warn: { log.debug($0) },
+                    progress: { counters in
+                        guard !cancelled.withLock({ $0.contains(key) }) else { return }
+                        if counters.tracks > 0 && !announced {
+                            announced = true
+                            report(.firstPlayable)
+                        } else if counters.tracks != lastTracks && announced {
+                            report(.progress(playable: counters.tracks))
+                        }
+                        lastTracks = counters.tracks
+                    })
+                let summary = try indexer.run(root: root, key: key, now: Int64(time(nil)))
+                guard !cancelled.withLock({ $0.contains(key) }) else { return }
+                log.info("indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)")
+                if summary.tracks > 0 && !announced { report(.firstPlayable) }
+                report(.finished(playable: summary.tracks))
+            } catch {
+                guard !cancelled.withLock({ $0.contains(key) }) else { return }
+                report(.failed("indexing \(volume.mountPoint) failed: \(error)"))
+            }
+        }
+        thread.name = "shufflebox-index"
+        thread.start()
+    }
+
+    func stopIndexing(volumeID: String) {
+        // The indexer has no cancellation; its reports are dropped from now on.
+        cancelled.withLock { _ = $0.insert(volumeID) }
+    }
+
+    func counts(volumeID: String) -> (tracks: Int, artists: Int, albums: Int) {
+        let store = self.store
+        let tracks = blocking(timeout: 1) {
+            try await store.perform { database throws(LibraryError) -> Int in
+                guard let volume = try database.existingVolume(key: volumeID) else { return 0 }
+                return try database.counts(of: volume).tracks
+            }
+        }
+        return (tracks ?? 0, 0, 0)
+    }
+
+    func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
+        let store = self.store
+        let query = constraints.map(\.value).joined(separator: " ")
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        let found = blocking(timeout: 3) { () async throws -> [LibraryEntry] in
+            try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
+                guard let volume = try database.existingVolume(key: volumeID) else { return [] }
+                return try database.search(query, in: volume, limit: 1000)
+            }
+        }
+        guard let found else { throw MPDError(.system, "the library index did not answer") }
+        return found.filter { entry in
+            constraints.allSatisfy { Self.matches(entry, $0, exact: exact) }
+        }.map(Self.song)
+    }
+
+    func close() {}
+
+    /// Whether `entry` satisfies one constraint: `find` wants the whole value, `search` a substring.
+    static func matches(_ entry: LibraryEntry, _ constraint: SearchConstraint, exact: Bool) -> Bool {
+        let fields: [String?]
+        switch constraint.field {
+        case .any: fields = [entry.tags.title, entry.tags.artist, entry.tags.album, entry.path.display]
+        case .title: fields = [entry.tags.title]
+        case .artist: fields = [entry.tags.artist]
+        case .album: fields = [entry.tags.album]
+        }
+        return fields.contains { field in
+            guard let field else { return false }
+            if exact { return field == constraint.value }
+            return field.range(of: constraint.value, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                || constraint.field == .any
+        }
+    }
+
+    /// A search result as a client sees it.
+    static func song(_ entry: LibraryEntry) -> SongInfo {
+        SongInfo(
+            id: entry.id.rawValue, path: entry.path.display, title: entry.tags.title, artist: entry.tags.artist,
+            album: entry.tags.album, durationMs: entry.durationMs ?? 0)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import LibLinux
+import MusicLibrary
+import Playback
+import ShuffleCore
+import Synchronization
+
+/// `AppliancePlayer` over `Playback.PlaybackEngine`: one engine per stick, started on plug-in and quit
+/// (which saves the resume point) on unplug or shutdown.
+final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
+    // @unchecked: `engine`, `runTask`, `level`, `rampTarget` and `volumeRef` are touched only on the event
+    // loop's thread; `announced` (written by the engine's announce callback) is a Mutex.
+    /// How long stopping may wait for the engine to store its resume point.
+    static let stopTimeout = 0.8
+
+    private let loop: EventLoop
+    private let store: LibraryStore
+    private let device: String
+    private let steps: Int
+    private var cap: Int
+    private let log: Log
+    private var engine: PlaybackEngine?
+    private var finished: DispatchSemaphore?
+    private var volumeRef: VolumeRef?
+    private var level = 0
+    private let announced = Locked<CatalogTrack?>(nil)
+
+    /// Creates the player; nothing plays until `start`.
+    init(loop: EventLoop, store: LibraryStore, config: DaemonConfig, log: Log) {
+        self.loop = loop
+        self.store = store
+        self.device = config.device
+        self.steps = config.volumeSteps
+        self.cap = config.maxVolume
+        self.log = log
+    }
+
+    func start(
+        _ volume: DaemonMachine.Volume, paused: Bool, level: Int, rampIn: Bool,
+        report: @escaping @Sendable (PlayerReport) -> Void
+    ) {
+        stop()
+        let store = self.store
+        let root = PathBytes(volume.mountPoint)
+        // Records where the stick is mounted now (and that it is the latest played), so the catalog's
+        // absolute paths are right even when the stick comes back under another name.
+        let reference = blocking(timeout: 5) {
+            try await store.perform { database throws(LibraryError) -> VolumeRef in
+                try database.volume(key: volume.id, root: root, now: Int64(time(nil)))
+            }
+        }
+        guard let reference else {
+            log.error("cannot open the index of \(volume.mountPoint)")
+            return
+        }
+        volumeRef = reference
+        self.level = level
+        let configuration = PlaybackConfiguration(
+            device: device, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
+        let announced = self.announced
+        announced.withLock { $0 = nil }
+        let engine = PlaybackEngine(catalog: store.catalog(for: reference), configuration: configuration, log: log) {
+            track in
+            announced.withLock { $0 = track }
+            report(.trackStarted)
+        }
+        self.engine = engine
+        let finished = DispatchSemaphore(value: 0)
+        self.finished = finished
+        let log = self.log
+        Task {
+            do {
+                _ = try await engine.run()
+            } catch let error as PlaybackError {
+                log.warning("playing \(volume.mountPoint) stopped: \(error)")
+                if case .deviceUnavailable = error { report(.deviceFailed(error.description)) }
+            } catch {
+                log.warning("playing \(volume.mountPoint) stopped: \(error)")
+            }
+            finished.signal()
+        }
+        if paused { engine.send(.playPause) }
+        if rampIn { ramp(to: level, from: 0) }
+    }
+
+    /// Raises the level one step at a time over about a second: start-up never jumps in loud.
+    private func ramp(to target: Int, from current: Int) {
+        guard current < target, let engine else {
+            loop.setTimer("ramp", at: nil)
+            return
+        }
+        let next = current + 1
+        engine.send(.setVolume(next))
+        loop.setTimer("ramp", at: TimerFD.now() + UInt64(1_000_000_000 / max(1, target))) { [weak self] in
+            guard let self, self.engine === engine else { return }
+            self.ramp(to: self.level, from: next)
+        }
+    }
+
+    func tracksAdded() { engine?.libraryChanged() }
+
+    func stop() {
+        loop.setTimer("ramp", at: nil)
+        guard let engine else { return }
+        engine.quit()
+        // quit() stores the resume point before the engine ends; wait for it, briefly.
+        _ = finished?.wait(timeout: .now() + Self.stopTimeout)
+        self.engine = nil
+        finished = nil
+        volumeRef = nil
+        announced.withLock { $0 = nil }
+    }
+
+    func pause() { engine?.send(.playPause) }
+    func resume() { engine?.send(.playPause) }
+    func next() { engine?.send(.next) }
+    func previous() { engine?.send(.previous(positionMs: 0)) }
+
+    func setLevel(_ level: Int) {
+        self.level = level
+        if !loop.hasTimer("ramp") { engine?.send(.setVolume(level)) }
+    }
+
+    /// The engine saves on its own (every change, and every 2 s while playing); this is the extra
+    /// checkpoint the daemon asks for.
+    func saveResumePoint() {}
+
+    func now() -> NowPlaying? {
+        guard let engine, let track = announced.withLock({ $0 }) else { return nil }
+        guard let state = blocking(timeout: 0.3, { await engine.currentState() }) ?? nil else { return nil }
+        let position = state.currentTrack == track.id ? state.positionMs : 0
+        return NowPlaying(
+            song: SongInfo(
+                id: track.id.rawValue, path: track.relativePath.display, title: track.tags.title,
+                artist: track.tags.artist, album: track.tags.album, durationMs: track.stream.durationMs),
+            positionMs: position, queuePosition: state.cursor, queueLength: state.order.count,
+            sampleRate: track.stream.sampleRate, channels: track.stream.channels)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Default places of the daemon's files, per DESIGN.md.
+enum DaemonPaths {
+    /// Whether we run as root (the system service).
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// `/var/lib/shufflebox` as root, else `$XDG_STATE_HOME/shufflebox` or `~/.local/state/shufflebox`.
+    static func stateDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if isRoot { return "/var/lib/shufflebox" }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/shufflebox" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/state/shufflebox"
+    }
+
+    /// `/run/shufflebox/socket` as root, else `<state-dir>/socket`.
+    static func socket(stateDirectory: String) -> String {
+        isRoot ? "/run/shufflebox/socket" : stateDirectory + "/socket"
+    }
+
+    /// Where `status` and `ctl` look without `--socket`: the system daemon's socket when it exists,
+    /// else the user's.
+    static func clientSocket() -> String {
+        let system = "/run/shufflebox/socket"
+        if FileManager.default.fileExists(atPath: system) { return system }
+        return stateDirectory() + "/socket"
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MusicLibrary
+import ShuffleCore
+
+/// `shufflebox index DIR [--db FILE]`: brings the library database in step with a folder.
+enum IndexCommand {
+    /// Runs the command and returns the exit status.
+    static func run(_ options: IndexOptions) async -> Int32 {
+        // A missing folder fails before any database is created.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
+            Terminal.error("shufflebox: cannot index \(options.root): no such folder")
+            return ExitCode.failure
+        }
+        guard isFolder.boolValue, let root = LibraryLocation.realPath(options.root) else {
+            Terminal.error("shufflebox: cannot index \(options.root): not a folder")
+            return ExitCode.failure
+        }
+        let path = LibraryOutput.databasePath(options.database)
+        let interactive = Terminal.stderrIsTerminal
+        do {
+            let store = try await LibraryStore.open(path: path, create: true)
+            let started = ContinuousClock.now
+            let summary = try await store.perform { database throws(LibraryError) -> IndexSummary in
+                let line = ProgressLine(started: started, enabled: interactive)
+                let indexer = Indexer(
+                    database: database, prober: .mediaProbe, warn: { line.warn($0) }, progress: { line.update($0) })
+                defer { line.finish() }
+                return try indexer.run(root: root, key: VolumeRef.pathKey(for: root), now: Int64(Date().timeIntervalSince1970))
+            }
+            Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
+            return ExitCode.success
+        } catch {
+            return LibraryOutput.report(error).code
+        }
+    }
+
+    /// "indexed /media/stick: 9802 tracks, 12 unplayable (+9814 added, 0 changed, 0 moved, 0 removed) in 3.2 s".
+    static func summaryLine(_ summary: IndexSummary, root: PathBytes, elapsed: Duration) -> String {
+        "indexed \(root.display): \(summary.tracks) tracks, \(summary.unplayable) unplayable "
+            + "(\(summary.added) added, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed) "
+            + "in \(ProgressLine.seconds(elapsed)) s"
+    }
+}
+
+/// The live progress line on a terminal's stderr, redrawn with `\r` at most ten times a second.
+final class ProgressLine {
+    private let started: ContinuousClock.Instant
+    private let enabled: Bool
+    private var lastDraw: ContinuousClock.Instant?
+    private var drawn = false
+
+    init(started: ContinuousClock.Instant, enabled: Bool) {
+        self.started = started
+        self.enabled = enabled
+    }
+
+    /// Redraws the line when a tenth of a second has passed since the last time.
+    func update(_ progress: IndexProgress) {
+        guard enabled else { return }
+        let now = ContinuousClock.now
+        if let lastDraw, now - lastDraw < .milliseconds(100) { return }
+        lastDraw = now
+        let elapsed = now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Int(Double(max(progress.filesProbed, progress.filesSeen)) / seconds) : 0
+        var text = "\r\u{1B}[K\(progress.filesSeen) files seen, \(progress.tracks) tracks, "
+        text += "\(progress.unplayable) unplayable"
+        if progress.filesToProbe > 0 { text += ", read \(progress.filesProbed)/\(progress.filesToProbe)" }
+        text += ", \(rate) files/s, \(Self.seconds(elapsed)) s"
+        FileHandle.standardError.write(Data(text.utf8))
+        drawn = true
+    }
+
+    /// Prints a warning on its own line, keeping the progress line below it.
+    func warn(_ message: String) {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        Terminal.error("shufflebox: warning: \(message)")
+        lastDraw = nil
+    }
+
+    /// Ends the progress line so the summary starts on a clean line.
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    /// `elapsed` in seconds with one decimal.
+    static func seconds(_ elapsed: Duration) -> String {
+        let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import MusicLibrary
+import ShuffleCore
+
+/// How `list` and `search` print library entries.
+enum LibraryOutput {
+    /// One JSON object: the keys of `shufflebox list --json`, absent values as null.
+    static func json(_ entry: LibraryEntry) -> String {
+        let tags = entry.tags
+        return JSONText.render(
+            .object([
+                ("path", .string(entry.path.display)),
+                ("status", .string(entry.status.rawValue)),
+                ("reason", JSONText.string(entry.reason)),
+                ("title", JSONText.string(tags.title)),
+                ("artist", JSONText.string(tags.artist)),
+                ("album", JSONText.string(tags.album)),
+                ("albumArtist", JSONText.string(tags.albumArtist)),
+                ("track", JSONText.int(tags.track)),
+                ("trackTotal", JSONText.int(tags.trackTotal)),
+                ("disc", JSONText.int(tags.disc)),
+                ("discTotal", JSONText.int(tags.discTotal)),
+                ("year", JSONText.int(tags.year)),
+                ("genre", JSONText.string(tags.genre)),
+                ("durationMs", JSONText.int(entry.durationMs)),
+            ]))
+    }
+
+    /// One line for a person: `artist - title  (path)`, or the reason for an unplayable file.
+    static func text(_ entry: LibraryEntry) -> String {
+        let path = entry.path.display
+        if entry.status != .ok { return "unplayable: \(entry.reason ?? "unknown reason")  (\(path))" }
+        let title = entry.tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryDatabase.fileTitle(entry.path)
+        guard let artist = entry.tags.artist, !artist.isEmpty else { return "\(title)  (\(path))" }
+        return "\(artist) - \(title)  (\(path))"
+    }
+
+    /// Writes `lines` to stdout in large chunks.
+    static func write(_ lines: [String]) {
+        var buffer = ""
+        for line in lines {
+            buffer += line
+            buffer += "\n"
+            if buffer.utf8.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(buffer.utf8))
+                buffer = ""
+            }
+        }
+        if !buffer.isEmpty { FileHandle.standardOutput.write(Data(buffer.utf8)) }
+    }
+
+    /// The database path for `--db`, or the user's state directory.
+    static func databasePath(_ explicit: String?) -> String {
+        LibraryLocation.databasePath(explicit: explicit, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Opens the existing library and its current volume, or prints why not and returns the exit status.
+    static func openLibrary(_ explicit: String?) async -> Result<(LibraryStore, VolumeRef), ExitStatus> {
+        let path = databasePath(explicit)
+        do throws(LibraryError) {
+            let store = try await LibraryStore.open(path: path, create: false)
+            guard let volume = try await store.currentVolume() else { throw LibraryError.noLibrary(path: path) }
+            return .success((store, volume))
+        } catch {
+            return .failure(report(error))
+        }
+    }
+
+    /// Prints `error` on stderr and returns the exit status for it.
+    static func report(_ error: LibraryError) -> ExitStatus {
+        Terminal.error("shufflebox: \(error)")
+        switch error {
+        case .cannotCreate: return ExitStatus(ExitCode.cannotCreate)
+        case .database(_, let sqlite) where sqlite.isNotWritable: return ExitStatus(ExitCode.cannotCreate)
+        default: return ExitStatus(ExitCode.failure)
+        }
+    }
+}
+
+/// An exit status as an `Error`, for `Result`.
+struct ExitStatus: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+}

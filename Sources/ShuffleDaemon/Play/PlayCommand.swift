@@ -1,0 +1,97 @@
+@preconcurrency import Dispatch
+import Foundation
+import MusicLibrary
+import Playback
+import ShuffleCore
+
+/// `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--once]`:
+/// brings the index of DIR up to date, then plays it shuffled, resuming where the last run stopped.
+///
+/// stdout gets one line per track as it starts and nothing else; everything for a person goes to stderr.
+/// `SHUFFLEBOX_LOG=debug` shows the engine's debug lines (the skip latency among them).
+enum PlayCommand {
+    /// Runs the command and returns the exit status.
+    static func run(_ options: PlayOptions) async -> Int32 {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
+            Terminal.error("shufflebox: cannot play \(options.root): no such folder")
+            return ExitCode.failure
+        }
+        guard isFolder.boolValue, let root = LibraryLocation.realPath(options.root) else {
+            Terminal.error("shufflebox: cannot play \(options.root): not a folder")
+            return ExitCode.failure
+        }
+        let log = Log(label: "play", minimum: logLevel(), sink: { Terminal.error($0) })
+        let catalog: VolumeCatalog
+        do {
+            catalog = try await indexedCatalog(root: root, database: options.database)
+        } catch {
+            return LibraryOutput.report(error).code
+        }
+        let configuration = PlaybackConfiguration(
+            device: options.device, seed: options.seed, volume: options.volume,
+            scale: VolumeScale(cap: options.maxVolume), once: options.once)
+        let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track in
+            FileHandle.standardOutput.write(Data((track.displayName + "\n").utf8))
+        }
+        let keys = KeyboardInput { key in
+            switch key {
+            case " ": engine.send(.playPause)
+            case "n": engine.send(.next)
+            case "p": engine.send(.previous(positionMs: 0))
+            case "+", "=": engine.send(.volumeUp)
+            case "-", "_": engine.send(.volumeDown)
+            case "q", "Q": engine.quit()
+            default: break
+            }
+        }
+        let signals = TerminationSignals { engine.quit() }
+        defer {
+            keys.stop()
+            signals.stop()
+        }
+        do {
+            _ = try await engine.run()
+            return ExitCode.success
+        } catch let error as PlaybackError {
+            keys.stop()
+            switch error {
+            case .nothingPlayable:
+                Terminal.error("shufflebox: nothing to play in \(root.display): no playable MP3 file was found")
+                return ExitCode.failure
+            case .deviceUnavailable:
+                Terminal.error("shufflebox: \(error)")
+                return ExitCode.unavailable
+            case .decoderUnavailable:
+                Terminal.error("shufflebox: \(error)")
+                return ExitCode.failure
+            }
+        } catch {
+            Terminal.error("shufflebox: playing \(root.display) failed: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    /// Indexes `root` incrementally and returns the player's view of it.
+    private static func indexedCatalog(root: PathBytes, database: String?) async throws(LibraryError) -> VolumeCatalog {
+        let path = LibraryOutput.databasePath(database)
+        let store = try await LibraryStore.open(path: path, create: true)
+        let started = ContinuousClock.now
+        let key = VolumeRef.pathKey(for: root)
+        let summary = try await store.perform { database throws(LibraryError) -> IndexSummary in
+            let line = ProgressLine(started: started, enabled: Terminal.stderrIsTerminal)
+            let indexer = Indexer(
+                database: database, prober: .mediaProbe, warn: { line.warn($0) }, progress: { line.update($0) })
+            defer { line.finish() }
+            return try indexer.run(root: root, key: key, now: Int64(Date().timeIntervalSince1970))
+        }
+        Terminal.error(IndexCommand.summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
+        guard let volume = try await store.volume(key: key) else { throw LibraryError.noLibrary(path: path) }
+        return store.catalog(for: volume)
+    }
+
+    /// The log level from `SHUFFLEBOX_LOG` (default: warnings and errors only).
+    private static func logLevel() -> Log.Level {
+        ProcessInfo.processInfo.environment["SHUFFLEBOX_LOG"].flatMap(Log.Level.init(name:)) ?? .warning
+    }
+}

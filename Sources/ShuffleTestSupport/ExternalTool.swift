@@ -1,0 +1,37 @@
+import Foundation
+import ShuffleCore
+
+/// Programs the tests use from the system (`mpg123`, `aplay`, `lame`), found on `PATH`, so a test can
+/// skip cleanly when one is missing: `@Test(.enabled(if: ExternalTool.mpg123 != nil, "needs mpg123"))`.
+public enum ExternalTool {
+    /// The full path of `name` on `PATH`, if it is there and executable.
+    public static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// `mpg123`, the reference decoder.
+    public static var mpg123: String? { find("mpg123") }
+    /// `lame`, which the generator needs.
+    public static var lame: String? { find("lame") }
+    /// `python3`, which runs the generator.
+    public static var python3: String? { find("python3") }
+    /// `aplay` from alsa-utils.
+    public static var aplay: String? { find("aplay") }
+
+    /// Decodes the file at `path` (bytes, so names that are not UTF-8 work too) with `mpg123 -s` reading
+    /// standard input (gapless on, as for a named file) and returns the PCM frames per channel it produced.
+    public static func decodedFrames(of path: PathBytes, channels: Int) throws -> Int64 {
+        guard let mpg123 else { throw TestSupportError("mpg123 is not installed (apt-get install mpg123)") }
+        let input = try LibraryFiles.contents(of: path)
+        let result = try Run.program(mpg123, ["-q", "-s", "-"], stdin: input)
+        guard result.status == 0 else {
+            throw TestSupportError("mpg123 failed on \(path.display) (status \(result.status)): \(result.stderr)")
+        }
+        return Int64(result.stdoutData.count / (2 * max(1, channels)))
+    }
+}

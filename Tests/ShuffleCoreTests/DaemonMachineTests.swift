@@ -1,0 +1,149 @@
+import ShuffleCore
+import Testing
+
+@Suite struct DaemonMachineTests {
+    typealias M = DaemonMachine
+    static let settings = M.Settings(startVolume: 8, maxVolume: 12, volumeSteps: 20, resumePaused: false)
+    static let a = M.Volume(id: "uuid:A", mountPoint: "/media/A", known: true, storedVolume: 11)
+    static let b = M.Volume(id: "uuid:B", mountPoint: "/media/B")
+
+    /// Only the effects that act (logs dropped), for compact tables.
+    private func acts(_ effects: [M.Effect]) -> [M.Effect] {
+        effects.filter { if case .log = $0 { false } else { true } }
+    }
+
+    @Test func startUpWithoutSticksWaits() {
+        var machine = M(settings: Self.settings)
+        #expect(acts(machine.handle(.started(present: [], lastPlayed: nil))) == [])
+        #expect(machine.state == .noLibrary)
+        #expect(!machine.wantsPeriodicSave)
+    }
+
+    @Test func startUpResumesLastPlayedPresentStickRampedAndNeverAboveStart() {
+        var machine = M(settings: Self.settings)
+        let effects = machine.handle(.started(present: [Self.a, Self.b], lastPlayed: "uuid:A"))
+        #expect(
+            acts(effects) == [
+                .startIndexing(Self.a), .startIndexing(Self.b),
+                .startPlayback(Self.a, paused: false, volume: 8, rampIn: true),
+            ])
+        #expect(machine.state == .playing)
+        #expect(machine.active == Self.a)
+        #expect(machine.wantsPeriodicSave)
+    }
+
+    @Test func startUpPausedWhenConfigured() {
+        var settings = Self.settings
+        settings.resumePaused = true
+        var machine = M(settings: settings)
+        var quiet = Self.a
+        quiet.storedVolume = 3
+        let effects = machine.handle(.started(present: [quiet], lastPlayed: nil))
+        #expect(acts(effects).last == .startPlayback(quiet, paused: true, volume: 3, rampIn: true))
+        #expect(machine.state == .paused)
+        #expect(!machine.wantsPeriodicSave)
+    }
+
+    @Test func newStickIsIndexedAndPlaysAtTheFirstPlayableTrack() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [], lastPlayed: nil))
+        #expect(acts(machine.handle(.mounted(Self.b))) == [.startIndexing(Self.b), .notify([.database, .player])])
+        #expect(machine.state == .indexing)
+        #expect(machine.handle(.action(.next)) == [])
+        let first = machine.handle(.firstPlayable(volumeID: "uuid:B"))
+        #expect(first == [.startPlayback(Self.b, paused: false, volume: 8, rampIn: false), .notify([.database, .player])])
+        #expect(machine.state == .playing)
+        #expect(machine.handle(.firstPlayable(volumeID: "uuid:B")) == [])
+        #expect(machine.handle(.indexed(volumeID: "uuid:B", playable: 40)) == [.notify([.database])])
+        #expect(machine.indexing.isEmpty)
+    }
+
+    @Test func unplugStopsSavesAndWaits() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        let effects = acts(machine.handle(.unmounted(mountPoint: "/media/A")))
+        #expect(effects == [.stopIndexing(volumeID: "uuid:A"), .saveResumePoint, .stopPlayback, .notify([.database, .player])])
+        #expect(machine.state == .noLibrary)
+        #expect(machine.handle(.unmounted(mountPoint: "/media/A")) == [])
+        // Plugged back in: a known stick resumes at once with its own volume.
+        let again = acts(machine.handle(.mounted(Self.a)))
+        #expect(again == [.startIndexing(Self.a), .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player])])
+    }
+
+    @Test func newestStickPlaysAndTheOtherTakesOverWhenItGoes() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        let plugB = acts(machine.handle(.mounted(Self.b)))
+        #expect(plugB == [.saveResumePoint, .stopPlayback, .startIndexing(Self.b), .notify([.database, .player])])
+        #expect(machine.active == Self.b && machine.state == .indexing)
+        let pullB = acts(machine.handle(.unmounted(mountPoint: "/media/B")))
+        #expect(pullB == [.stopIndexing(volumeID: "uuid:B"), .saveResumePoint, .stopPlayback,
+            .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player])])
+        #expect(machine.active == Self.a)
+    }
+
+    @Test func stickWithoutAudioIsDropped() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [], lastPlayed: nil))
+        _ = machine.handle(.mounted(Self.b))
+        let effects = machine.handle(.indexed(volumeID: "uuid:B", playable: 0))
+        #expect(acts(effects) == [.notify([.database]), .stopPlayback, .notify([.player])])
+        #expect(machine.state == .noLibrary)
+    }
+
+    @Test(arguments: [
+        (PlayerAction.toggle, [M.Effect.pause, .saveResumePoint, .notify([.player])], DaemonState.paused),
+        (.pause, [.pause, .saveResumePoint, .notify([.player])], .paused),
+        (.play, [], .playing),
+        (.next, [.next], .playing),
+        (.previous, [.previous], .playing),
+        (.changeVolume(2), [.setVolume(10), .saveResumePoint, .notify([.mixer])], .playing),
+        (.changeVolume(50), [.setVolume(12), .saveResumePoint, .notify([.mixer])], .playing),
+        (.setVolume(-3), [.setVolume(0), .saveResumePoint, .notify([.mixer])], .playing),
+        (.setVolume(8), [], .playing),
+    ])
+    func actionsWhilePlaying(_ action: PlayerAction, _ expected: [M.Effect], _ state: DaemonState) {
+        var machine = M(settings: Self.settings)
+        var stick = Self.a
+        stick.storedVolume = nil
+        _ = machine.handle(.started(present: [stick], lastPlayed: nil))
+        #expect(machine.handle(.action(action)) == expected)
+        #expect(machine.state == state)
+    }
+
+    @Test func volumeCapHoldsAcrossReload() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        _ = machine.handle(.action(.setVolume(12)))
+        var lower = Self.settings
+        lower.maxVolume = 6
+        #expect(acts(machine.handle(.configReloaded(lower))) == [.setVolume(6), .saveResumePoint, .notify([.mixer])])
+        #expect(machine.handle(.action(.changeVolume(1))) == [])
+        #expect(machine.volume == 6)
+    }
+
+    @Test func deviceFailureIsAnErrorStateAndRecoveryRestarts() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        #expect(machine.handle(.deviceFailed("hw:1,0 vanished")) == [.log(.error, "hw:1,0 vanished"), .notify([.player])])
+        #expect(machine.state == .error("hw:1,0 vanished"))
+        #expect(machine.state.name == "error" && machine.state.errorReason == "hw:1,0 vanished")
+        #expect(machine.handle(.action(.next)) == [])
+        #expect(acts(machine.handle(.deviceRecovered)) == [.startPlayback(Self.a, paused: false, volume: 8, rampIn: true), .notify([.player])])
+        #expect(machine.state == .playing)
+    }
+
+    @Test func shutdownSavesWhenPlayingOnly() {
+        var idle = M(settings: Self.settings)
+        _ = idle.handle(.started(present: [], lastPlayed: nil))
+        #expect(idle.handle(.shutdown) == [])
+        var playing = M(settings: Self.settings)
+        _ = playing.handle(.started(present: [Self.a], lastPlayed: nil))
+        #expect(playing.handle(.shutdown) == [.saveResumePoint, .stopPlayback])
+    }
+
+    @Test func trackChangeSavesAndNotifies() {
+        var machine = M(settings: Self.settings)
+        #expect(machine.handle(.trackStarted) == [.saveResumePoint, .notify([.player])])
+    }
+}

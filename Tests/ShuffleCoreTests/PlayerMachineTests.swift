@@ -1,0 +1,117 @@
+import ShuffleCore
+import Testing
+
+@Suite struct PlayerMachineTests {
+    let ids = (1...4).map { TrackID(Int64($0)) }
+
+    func machine(once: Bool = false, volume: Int = 10, cap: Int? = nil, cursor: Int = 0) -> PlayerMachine {
+        let order = ShuffleOrder(restoring: ids, cursor: cursor, library: ids, random: SplitMix64(seed: 1))
+        var machine = PlayerMachine(order: order, volume: volume, scale: VolumeScale(cap: cap), once: once)
+        _ = machine.handle(.begin(positionMs: 0))
+        return machine
+    }
+
+    @Test func beginStartsTheCurrentTrackAtTheStoredPosition() {
+        let order = ShuffleOrder(restoring: ids, cursor: 2, library: ids, random: SplitMix64(seed: 1))
+        var machine = PlayerMachine(order: order, volume: 10, scale: VolumeScale(), once: false)
+        let effects = machine.handle(.begin(positionMs: 61_500))
+        #expect(effects.contains(.start(TrackID(3), positionMs: 61_500)))
+        #expect(effects.contains(.queue(TrackID(4))))
+        #expect(effects.last == .saveState)
+    }
+
+    struct PreviousCase: Sendable, CustomTestStringConvertible {
+        var cursor: Int
+        var positionMs: Int64
+        var expected: TrackID
+        var testDescription: String { "cursor \(cursor) at \(positionMs) ms → track \(expected)" }
+    }
+
+    @Test(arguments: [
+        PreviousCase(cursor: 2, positionMs: 0, expected: TrackID(2)),
+        PreviousCase(cursor: 2, positionMs: 2_999, expected: TrackID(2)),
+        PreviousCase(cursor: 2, positionMs: 3_000, expected: TrackID(3)),
+        PreviousCase(cursor: 2, positionMs: 95_000, expected: TrackID(3)),
+        PreviousCase(cursor: 0, positionMs: 500, expected: TrackID(1)),
+    ])
+    func previousGoesBackWithinThreeSecondsAndRestartsLater(_ row: PreviousCase) {
+        var player = machine(cursor: row.cursor)
+        let effects = player.handle(.previous(positionMs: row.positionMs))
+        #expect(effects.contains(.start(row.expected, positionMs: 0)))
+        #expect(player.order.current == row.expected)
+    }
+
+    @Test func playPauseTogglesAndSavesEachTime() {
+        var player = machine()
+        #expect(player.handle(.playPause) == [.pauseOutput, .saveState])
+        #expect(player.paused)
+        #expect(player.handle(.playPause) == [.resumeOutput, .saveState])
+        #expect(!player.paused)
+    }
+
+    struct VolumeCase: Sendable, CustomTestStringConvertible {
+        var start: Int
+        var cap: Int?
+        var events: [PlayerEvent]
+        var expected: Int
+        var testDescription: String { "start \(start), cap \(cap.map(String.init) ?? "none") → \(expected)" }
+    }
+
+    @Test(arguments: [
+        VolumeCase(start: 10, cap: nil, events: [.volumeUp, .volumeUp], expected: 12),
+        VolumeCase(start: 10, cap: 11, events: [.volumeUp, .volumeUp, .volumeUp], expected: 11),
+        VolumeCase(start: 30, cap: 8, events: [], expected: 8),
+        VolumeCase(start: 5, cap: 8, events: [.setVolume(1000)], expected: 8),
+        VolumeCase(start: 5, cap: nil, events: [.setVolume(-4)], expected: 0),
+        VolumeCase(start: 1, cap: nil, events: [.volumeDown, .volumeDown], expected: 0),
+        VolumeCase(start: 20, cap: nil, events: [.volumeUp], expected: 20),
+    ])
+    func theVolumeStaysWithinZeroAndTheCapWhateverIsAsked(_ row: VolumeCase) {
+        var player = machine(volume: row.start, cap: row.cap)
+        for event in row.events {
+            for effect in player.handle(event) {
+                if case .setGain(let gain, let ramp) = effect {
+                    #expect(ramp)
+                    #expect(gain <= player.scale.gain(player.scale.cap))
+                }
+            }
+        }
+        #expect(player.volume == row.expected)
+    }
+
+    @Test func nextAtTheEndOfTheCycleFinishesWithOnceAndStartsANewCycleWithout() {
+        var once = machine(once: true, cursor: 3)
+        #expect(once.handle(.next) == [.saveState, .finish(.cycleComplete)])
+        var forever = machine(once: false, cursor: 3)
+        let effects = forever.handle(.trackEnded(continued: false))
+        #expect(forever.order.cursor == 0)
+        #expect(forever.order.current != TrackID(4))
+        #expect(effects.contains { if case .start = $0 { true } else { false } })
+    }
+
+    @Test func aGaplessContinuationAnnouncesWithoutStartingAgain() {
+        var player = machine()
+        let effects = player.handle(.trackEnded(continued: true))
+        #expect(effects == [.announce(TrackID(2)), .queue(TrackID(3)), .saveState])
+    }
+
+    @Test func aFailedTrackIsMarkedAndSkippedAndAnEmptyLibraryFinishes() {
+        var player = machine(cursor: 3)
+        let effects = player.handle(.trackFailed(TrackID(4), reason: "no audio"))
+        #expect(effects.first == .markUnplayable(TrackID(4), reason: "no audio"))
+        #expect(!player.order.order.contains(TrackID(4)))
+        var single = PlayerMachine(
+            order: ShuffleOrder(tracks: [TrackID(1)], random: SplitMix64(seed: 1)), volume: 5,
+            scale: VolumeScale(), once: false)
+        _ = single.handle(.begin(positionMs: 0))
+        let last = single.handle(.trackFailed(TrackID(1), reason: "broken"))
+        #expect(last.last == .finish(.nothingPlayable))
+    }
+
+    @Test func theStoredStateCarriesOrderCursorPositionAndVolume() {
+        var player = machine(volume: 7, cursor: 1)
+        _ = player.handle(.playPause)
+        let state = player.state(positionMs: 4_200)
+        #expect(state == PlaybackState(order: ids, cursor: 1, positionMs: 4_200, volume: 7, paused: true))
+    }
+}

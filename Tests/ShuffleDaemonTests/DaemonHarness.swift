@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import ShuffleTestSupport
+
+/// One `shufflebox run` as a real process in a temporary directory: library root, state directory,
+/// socket and capture file of its own.
+final class DaemonHarness: @unchecked Sendable {
+    // @unchecked: used from one test at a time.
+    let directory: TemporaryDirectory
+    let process = Process()
+    private var started = false
+
+    var root: URL { directory.appending("root") }
+    var stateDirectory: URL { directory.appending("state") }
+    var socket: String { directory.appending("sock").path }
+    var capture: URL { directory.appending("capture.raw") }
+    var database: String { stateDirectory.appendingPathComponent("library.db").path }
+    var stderrFile: URL { directory.appending("daemon.err") }
+
+    /// The file PCM: what was played lands in `capture`, as fast as it is decoded.
+    var fileDevice: String { "file:'\(capture.path)',raw" }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "shufflebox-daemon")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        for mount in mountedSticks.reversed() { _ = try? Self.shell("umount", ["-l", mount]) }
+    }
+
+    /// Starts the daemon with `arguments` after the standard ones, and waits for its socket.
+    func start(
+        device: String? = nil, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true
+    ) throws {
+        process.executableURL = PackagePaths.shufflebox
+        process.arguments =
+            [
+                "run", "--library-root", root.path, "--state-dir", stateDirectory.path, "--socket", socket,
+                "--device", device ?? fileDevice, "--log-level", "debug",
+            ] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        started = true
+        if waitForSocket {
+            guard Self.wait(seconds: 20, until: { FileManager.default.fileExists(atPath: self.socket) }) else {
+                throw HarnessError("the daemon did not open \(socket):\n\(log)")
+            }
+        }
+    }
+
+    /// What the daemon wrote to stderr.
+    var log: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` and waits for the exit status.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+        guard started, process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    // MARK: - Clients
+
+    /// `shufflebox status --json` as a dictionary.
+    func status() throws -> [String: Any] {
+        let result = try Run.shufflebox(["status", "--socket", socket, "--json"])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+        else { throw HarnessError("status failed (\(result.status)): \(result.stderr)") }
+        return object
+    }
+
+    /// The `state` of `status --json`, or "unreachable".
+    func state() -> String { ((try? status())?["state"] as? String) ?? "unreachable" }
+
+    /// The current track's path from `status --json`.
+    func trackPath() -> String? { ((try? status())?["track"] as? [String: Any])?["path"] as? String }
+
+    /// Runs Debian's `mpc` against the socket.
+    func mpc(_ arguments: [String]) throws -> Run.Result {
+        try Run.program("/usr/bin/mpc", ["-h", socket] + arguments)
+    }
+
+    /// Sends raw bytes on a fresh connection and returns everything the daemon answered before closing
+    /// (or within `seconds`).
+    func raw(_ bytes: [UInt8], seconds: Int = 5, until terminator: String? = nil) -> String {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return "" }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            out += buffer.prefix(count)
+            if let terminator, String(decoding: out, as: UTF8.self).hasSuffix(terminator) { break }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Sticks
+
+    private var mountedSticks: [String] = []
+
+    /// Mounts a fresh tmpfs at `root/name` and copies `library` into it (a stick being plugged in).
+    func plug(_ library: URL, as name: String = "stick") throws {
+        let point = root.appendingPathComponent(name).path
+        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        let staging = directory.appending("staging-\(name)")
+        if !FileManager.default.fileExists(atPath: staging.path) {
+            try Self.shell("cp", ["-a", library.path, staging.path])
+        }
+        // Mount elsewhere, fill, then move into place: the daemon sees one complete mount appear.
+        try Self.shell("mount", ["-t", "tmpfs", "-o", "size=256m", "tmpfs", staging.path + ".mnt"], makeDir: true)
+        try Self.shell("cp", ["-a", staging.path + "/.", staging.path + ".mnt/"])
+        try Self.shell("mount", ["--move", staging.path + ".mnt", point])
+        mountedSticks.append(point)
+    }
+
+    /// Unmounts `root/name` lazily, as systemd does when a stick is pulled while files are open.
+    func unplug(_ name: String = "stick") throws {
+        let point = root.appendingPathComponent(name).path
+        try Self.shell("umount", ["-l", point])
+        mountedSticks.removeAll { $0 == point }
+    }
+
+    // MARK: - Helpers
+
+    /// Polls `condition` every 20 ms for up to `seconds`.
+    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    @discardableResult
+    static func shell(_ tool: String, _ arguments: [String], makeDir: Bool = false) throws -> Run.Result {
+        if makeDir, let last = arguments.last {
+            try FileManager.default.createDirectory(atPath: last, withIntermediateDirectories: true)
+        }
+        let path = ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"].map { $0 + tool }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let path else { throw HarnessError("\(tool) is not installed") }
+        let result = try Run.program(path, arguments)
+        guard result.status == 0 else { throw HarnessError("\(tool) \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result
+    }
+
+    /// A generated library (cached per process and size).
+    static func library(tracks: Int, seconds: Double) throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "shufflebox-daemon-lib-\(getpid())-\(tracks)-\(Int(seconds))")
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent(".manifest.tsv").path) { return url }
+        try? FileManager.default.removeItem(at: url)
+        try TestLibrary.generate(at: url, tracks: tracks, formats: .same, broken: 0, extras: false, seconds: seconds)
+        return url
+    }
+
+    /// Whether the tests that mount need: root and Debian's mpc.
+    static var canMount: Bool { getuid() == 0 }
+}
+
+/// A harness failure, with what the daemon said.
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
