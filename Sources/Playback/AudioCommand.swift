@@ -35,6 +35,9 @@ public enum AudioEvent: Sendable, Equatable {
 
 /// A track the audio thread continues with when the current one ends.
 struct QueuedTrack: Sendable {
+    /// The start it follows: the audio thread takes it only while that start is still playing, so a queue
+    /// that arrives after its track already ended can never replay a track later.
+    var after: UInt64
     /// The start token it will carry.
     var token: UInt64
     /// The file.

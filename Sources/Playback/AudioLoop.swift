@@ -62,6 +62,7 @@ struct AudioLoop: ~Copyable {
         case .start(let token, let path, let positionMs, let cut, let requestedAt):
             start(token: token, path: path, positionMs: positionMs, cut: cut, requestedAt: requestedAt)
         case .queue(let next):
+            if let next, next.after != token { return true }
             queued = next
         case .pause:
             guard !paused else { return true }
@@ -97,6 +98,7 @@ struct AudioLoop: ~Copyable {
         if cut { try? device?.drop() }
         self.token = token
         self.requestedAt = requestedAt
+        queued = nil
         paused = false
         playing = false
         let newFormat: MP3Format

@@ -146,6 +146,7 @@ public actor PlaybackEngine {
     }
 
     private func handle(_ event: AudioEvent) async -> Bool {
+        log.log(.trace, "audio: \(event) (current start \(currentToken))")
         switch event {
         case .started(let token, let latency):
             guard token == currentToken else { break }
@@ -212,7 +213,8 @@ public actor PlaybackEngine {
                 if let id, let track = tracks[id] {
                     lastToken += 1
                     tokenTracks[lastToken] = id
-                    audio?.post(.queue(QueuedTrack(token: lastToken, path: track.path.bytes)))
+                    log.log(.trace, "queue \(lastToken): track \(id)")
+                    audio?.post(.queue(QueuedTrack(after: currentToken, token: lastToken, path: track.path.bytes)))
                 } else {
                     audio?.post(.queue(nil))
                 }
@@ -247,6 +249,7 @@ public actor PlaybackEngine {
         tokenTracks[currentToken] = id
         startPositionMs = positionMs
         pendingAnnouncement = currentToken
+        log.log(.trace, "start \(currentToken): track \(id) at \(positionMs) ms")
         audio?.post(
             .start(token: currentToken, path: track.path.bytes, positionMs: positionMs, cut: cut, requestedAt: at))
         if machine?.paused == false { startSaveTimer() }

@@ -6,7 +6,9 @@ enum DaemonPaths {
     static var isRoot: Bool { geteuid() == 0 }
 
     /// `/var/lib/shufflebox` as root, else `$XDG_STATE_HOME/shufflebox` or `~/.local/state/shufflebox`.
+    /// Under systemd, `$STATE_DIRECTORY` (from `StateDirectory=`) wins.
     static func stateDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(given) }
         if isRoot { return "/var/lib/shufflebox" }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/shufflebox" }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -14,8 +16,12 @@ enum DaemonPaths {
     }
 
     /// `/run/shufflebox/socket` as root, else `<state-dir>/socket`.
-    static func socket(stateDirectory: String) -> String {
-        isRoot ? "/run/shufflebox/socket" : stateDirectory + "/socket"
+    /// Under systemd, `$RUNTIME_DIRECTORY/socket` (from `RuntimeDirectory=`).
+    static func socket(
+        stateDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return runtime + "/socket" }
+        return isRoot ? "/run/shufflebox/socket" : stateDirectory + "/socket"
     }
 
     /// Where `status` and `ctl` look without `--socket`: the system daemon's socket when it exists,

@@ -33,9 +33,8 @@ public enum Shufflebox {
             return StatusCommand.run(options)
         case .ctl(let options):
             return ControlCommand.run(options)
-        case .buttons:
-            Terminal.error("shufflebox: this command is not built yet")
-            return ExitCode.unavailable
+        case .buttons(let options):
+            return await ButtonsCommand.run(options)
         }
     }
 

@@ -25,6 +25,17 @@ final class DaemonHarness: @unchecked Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
+    private init(sharing other: DaemonHarness) {
+        directory = other.directory
+        parent = other
+    }
+
+    /// The parent whose directory (and mounts) this harness shares.
+    private var parent: DaemonHarness?
+
+    /// A new process on the same directory, state, socket and sticks (for restarts).
+    func sibling() throws -> DaemonHarness { DaemonHarness(sharing: self) }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

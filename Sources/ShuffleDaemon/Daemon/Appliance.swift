@@ -1,3 +1,4 @@
+import Buttons
 import Foundation
 import LibLinux
 import ShuffleCore
@@ -21,6 +22,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private let signals: SignalPipe
     private let notifier: SystemdNotifier?
     private var server: ControlServer?
+    private var buttons: ButtonDriver?
     private var log: Log
     private let startedAt = TimerFD.now()
     private var trackCount: [String: Int] = [:]
@@ -51,11 +53,25 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             for number in self.signals.take() { self.received(signal: number) }
         }
         loop.watch(mounts.descriptor, events: Int16(POLLPRI)) { [unowned self] _ in self.mountTableChanged() }
+        try startButtons()
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
         log.notice("listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.libraryRoots.joined(separator: ", "))")
         notifier?.send("READY=1\nSTATUS=\(statusLine())")
         scheduleWatchdog()
+    }
+
+    /// The board's buttons (config `board`), plus the scripted FIFO of `$SHUFFLEBOX_BUTTON_FIFO` (tests).
+    private func startButtons() throws(DaemonError) {
+        guard let name = config.board else { return }
+        let board = try ButtonDriver.loadBoard(name)
+        var extra: [any ButtonSource] = []
+        if let fifo = ProcessInfo.processInfo.environment["SHUFFLEBOX_BUTTON_FIFO"], !fifo.isEmpty {
+            extra.append(try ScriptedButtonSource(path: fifo, board: board))
+        }
+        buttons = ButtonDriver(loop: loop, board: board, extra: extra, log: log) { [unowned self] action in
+            self.button(action)
+        }
     }
 
     // MARK: - Events in
@@ -233,8 +249,16 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         return try library.search(volumeID: active.id, constraints, exact: exact)
     }
 
-    /// Handles a button action (from a button source on the loop thread).
-    func button(_ action: PlayerAction) {
-        _ = perform(action)
+    /// Handles a button gesture's action (on the loop thread).
+    func button(_ action: ButtonAction) {
+        switch action {
+        case .playPause: _ = perform(.toggle)
+        case .next: _ = perform(.next)
+        case .previous: _ = perform(.previous)
+        case .volumeUp: _ = perform(.changeVolume(1))
+        case .volumeDown: _ = perform(.changeVolume(-1))
+        case .seekForward, .seekBack, .lock, .speak:
+            log.debug("button action \(action.rawValue) is not supported by the player yet")
+        }
     }
 }

@@ -1,2 +1,0 @@
-// The Buttons adapter: see README.md, "How the code is laid out".
-import ShuffleCore

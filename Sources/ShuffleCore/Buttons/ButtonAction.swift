@@ -1,0 +1,24 @@
+/// What a gesture asks the player to do, by the name used in board files and output.
+public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
+    /// Toggle between playing and paused.
+    case playPause = "play-pause"
+    /// Skip to the next track of the shuffle.
+    case next
+    /// Go back a track, or restart the current one after its first seconds.
+    case previous
+    /// One volume step up, never past the cap.
+    case volumeUp = "volume-up"
+    /// One volume step down.
+    case volumeDown = "volume-down"
+    /// Seek forward a few seconds (sent repeatedly while a button is held).
+    case seekForward = "seek-forward"
+    /// Seek back a few seconds (sent repeatedly while a button is held).
+    case seekBack = "seek-back"
+    /// Lock or unlock the buttons (a chord, so that a child does not trigger it by accident).
+    case lock
+    /// Reserved: say what is playing (spoken feedback, later).
+    case speak
+
+    /// The names as a person reads them in an error message.
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}

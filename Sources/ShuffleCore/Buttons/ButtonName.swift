@@ -1,0 +1,23 @@
+/// A physical button of the box, by the name used everywhere: board files, output and documentation.
+///
+/// A five-button board has all of them; a one-button board has only ``play``.
+public enum ButtonName: String, CaseIterable, Sendable, Hashable, Comparable {
+    /// The big middle button: play/pause (and, on a one-button board, everything).
+    case play
+    /// Next track (hold: seek forward).
+    case next
+    /// Previous track or restart (hold: seek back).
+    case previous
+    /// One volume step up (hold: repeat).
+    case volumeUp = "volume-up"
+    /// One volume step down (hold: repeat).
+    case volumeDown = "volume-down"
+
+    /// The names as a person reads them in an error message: "play, next, previous, volume-up, volume-down".
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// Orders buttons as `allCases` lists them.
+    public static func < (lhs: ButtonName, rhs: ButtonName) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import ShuffleCore
+import ShuffleDaemon
+import ShuffleTestSupport
+import Testing
+
+/// `shufflebox play` end to end: the real binary, real MP3s from `tools/make-testlib`, a real SQLite file and
+/// ALSA's `file` PCM (or a paced PulseAudio sink where time must pass).
+@Suite(.serialized) struct PlayCommandTests {
+    let folder: TemporaryDirectory
+    let library: URL
+    let database: String
+    let capture: URL
+    let environment: [String: String]
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "shufflebox-play")
+        library = folder.appending("library")
+        database = folder.appending("library.db").path
+        capture = folder.appending("capture.raw")
+        let conf = folder.appending("capture.conf")
+        let text = """
+            pcm.capture {
+                type file
+                slave.pcm "null"
+                file { @func getenv vars [ SHUFFLEBOX_CAPTURE ] default "/tmp/shufflebox-capture.raw" }
+                format "raw"
+            }
+            """
+        try text.write(to: conf, atomically: true, encoding: .utf8)
+        environment = [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "SHUFFLEBOX_CAPTURE": capture.path,
+        ]
+    }
+
+    func play(_ extra: [String], database: String? = nil) throws -> Run.Result {
+        try Run.shufflebox(
+            ["play", library.path, "--db", database ?? self.database, "--device", "capture"] + extra,
+            environment: environment)
+    }
+
+    /// The line the player prints for a manifest row.
+    func displayLine(_ row: ManifestRow) -> String {
+        if let artist = row.artist, !artist.isEmpty, let title = row.title, !title.isEmpty { return "\(artist) - \(title)" }
+        return row.path.display
+    }
+
+    @Test func playOnceWritesExactlyTheDecodedFramesOfASameFormatLibrary() throws {
+        defer { folder.remove() }
+        let manifest = try TestLibrary.generate(at: library, tracks: 7, formats: .same, broken: 0, extras: false)
+        let result = try play(["--once", "--seed", "4", "--volume", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = manifest.playable.compactMap(\.samples).reduce(0, +)
+        let written = (try? Data(contentsOf: capture).count) ?? -1
+        #expect(written == Int(frames) * 4, "44.1 kHz stereo S16: 4 bytes a frame, nothing lost or added")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.sorted() == manifest.playable.map(displayLine).sorted())
+    }
+
+    @Test func aMixedLibraryWithBrokenFilesPlaysEveryPlayableTrackOnceAndSkipsTheRest() throws {
+        defer { folder.remove() }
+        let manifest = try TestLibrary.generate(at: library, tracks: 12, seed: 5, formats: .mixed, broken: 6)
+        let result = try play(["--once", "--seed", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == manifest.playable.count)
+        #expect(lines.sorted() == manifest.playable.map(displayLine).sorted())
+    }
+
+    @Test func theSameSeedGivesTheSameOrderAndEachTrackOncePerCycle() throws {
+        defer { folder.remove() }
+        let manifest = try TestLibrary.generate(
+            at: library, tracks: 9, formats: .same, broken: 0, extras: false, seconds: 0.3)
+        let first = try play(["--once", "--seed", "77"], database: folder.appending("a.db").path)
+        let second = try play(["--once", "--seed", "77"], database: folder.appending("b.db").path)
+        let other = try play(["--once", "--seed", "78"], database: folder.appending("c.db").path)
+        #expect(first.status == 0 && second.status == 0 && other.status == 0)
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout != other.stdout)
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.sorted() == manifest.playable.map(displayLine).sorted())
+        // The next run on the same database begins a new cycle: every track once again.
+        let next = try play(["--once"], database: folder.appending("a.db").path)
+        #expect(next.stdout.split(separator: "\n").map(String.init).sorted() == lines.sorted())
+        let nextFirst = next.stdout.split(separator: "\n").first.map(String.init)
+        #expect(nextFirst != lines.last, "a cycle never begins with the last track")
+    }
+
+    @Test func aFolderWithoutPlayableTracksExitsNonZeroWithAClearMessage() throws {
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try Data("not audio".utf8).write(to: library.appendingPathComponent("song.mp3"))
+        let result = try play(["--once"])
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("nothing to play"))
+    }
+
+    @Test func aDeviceThatCannotBeOpenedEndsOnceWithANonZeroStatus() throws {
+        defer { folder.remove() }
+        try TestLibrary.generate(at: library, tracks: 2, formats: .same, broken: 0, extras: false, seconds: 0.3)
+        let result = try Run.shufflebox(
+            ["play", library.path, "--db", database, "--device", "no_such_device", "--once"], environment: environment)
+        #expect(result.status == ExitCode.unavailable)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("no_such_device"))
+    }
+
+    @Test(.enabled(if: PacedSink.isAvailable, "needs pulseaudio for a device that keeps real time"))
+    func afterKillNineTheNextStartContinuesTheSameTrackNearWhereItWas() async throws {
+        defer { folder.remove() }
+        try TestLibrary.generate(at: library, tracks: 4, formats: .same, broken: 0, extras: false, seconds: 12)
+        let sink = try PacedSink(directory: folder.appending("paced"))
+        defer { sink.stop() }
+        let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
+        let arguments = ["play", library.path, "--db", database, "--device", "paced", "--seed", "3"]
+
+        let first = try PlayerProcess(arguments, environment: env)
+        #expect(try await first.waitForLines(1))
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .seconds(5))
+        let heard = ContinuousClock.now - started
+        #expect(first.stop(with: SIGKILL) == 128 + SIGKILL)
+        let killedOn = try #require(first.lines.last)
+
+        let second = try PlayerProcess(arguments, environment: env)
+        #expect(try await second.waitForLines(1))
+        #expect(second.lines.first == killedOn, "the same track")
+        #expect(second.stop(with: SIGTERM) == 0, "SIGTERM saves and exits cleanly")
+        let resumed = try #require(Self.resumePosition(in: second.stderr), "\(second.stderr)")
+        let heardMs = heard.components.seconds * 1000 + heard.components.attoseconds / 1_000_000_000_000_000
+        #expect(abs(resumed - heardMs) < 5_000, "resumed at \(resumed) ms, killed after \(heardMs) ms")
+    }
+
+    @Test(.enabled(if: PacedSink.isAvailable, "needs pulseaudio for a device that keeps real time"))
+    func quitWithTheKeySavesAndARestartContinuesTheStoredOrder() async throws {
+        defer { folder.remove() }
+        let manifest = try TestLibrary.generate(
+            at: library, tracks: 5, formats: .same, broken: 0, extras: false, seconds: 0.6)
+        let sink = try PacedSink(directory: folder.appending("paced"))
+        defer { sink.stop() }
+        let env = environment.merging(sink.environment) { $1 }
+        let first = try PlayerProcess(
+            ["play", library.path, "--db", database, "--device", "paced", "--seed", "9"], environment: env)
+        #expect(try await first.waitForLines(2))
+        first.type("q")
+        #expect(first.stop(with: 0) == 0)
+        let before = first.lines
+        // The rest of the cycle, from the track that was playing, then the end of the cycle.
+        let rest = try play(["--once"])
+        let after = rest.stdout.split(separator: "\n").map(String.init)
+        #expect(after.first == before.last)
+        #expect(
+            (before.dropLast() + after).sorted() == manifest.playable.map(displayLine).sorted(),
+            "before quit: \(before), after: \(after)")
+    }
+
+    /// The position in "resuming track N at M ms" from the info log.
+    static func resumePosition(in stderr: String) -> Int64? {
+        guard let range = stderr.range(of: #"resuming track \d+ at (\d+) ms"#, options: .regularExpression) else {
+            return nil
+        }
+        let words = stderr[range].split(separator: " ")
+        return words.count >= 5 ? Int64(words[4]) : nil
+    }
+}
