@@ -41,7 +41,9 @@ import Testing
 
     /// The line the player prints for a manifest row.
     func displayLine(_ row: ManifestRow) -> String {
-        if let artist = row.artist, !artist.isEmpty, let title = row.title, !title.isEmpty { return "\(artist) - \(title)" }
+        if let artist = row.artist, !artist.isEmpty, let title = row.title, !title.isEmpty {
+            return "\(artist) - \(title)"
+        }
         return row.path.display
     }
 

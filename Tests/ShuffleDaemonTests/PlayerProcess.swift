@@ -59,7 +59,8 @@ final class PlayerProcess: Sendable {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         usleep(50_000)  // let the pipe handlers take the last bytes
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 
