@@ -161,7 +161,8 @@ public actor PlaybackEngine {
             currentToken = token
             startPositionMs = 0
             await apply(.trackEnded(continued: true), cut: false, at: .now)
-            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current {
+            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current
+            {
                 start(wanted, positionMs: 0, cut: true, at: .now)
             }
         case .ended(let token):

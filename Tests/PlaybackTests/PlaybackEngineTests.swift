@@ -45,9 +45,10 @@ final class Announcements: Sendable {
         let capture = CaptureFile()
         defer { capture.remove() }
         let tracks = library.catalogTracks(includingBroken: true)
-        let playable = Set(tracks.filter { track in
-            library.entries.contains { $0.kind == "track" && $0.relativePath == track.relativePath.bytes }
-        }.map(\.id))
+        let playable = Set(
+            tracks.filter { track in
+                library.entries.contains { $0.kind == "track" && $0.relativePath == track.relativePath.bytes }
+            }.map(\.id))
         let catalog = InMemoryCatalog(tracks: tracks)
         let heard = Announcements()
         let engine = PlaybackEngine(

@@ -59,7 +59,8 @@ final class PlayerProcess: Sendable {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         usleep(50_000)  // let the pipe handlers take the last bytes
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 
@@ -93,6 +94,36 @@ struct PacedSink {
             if parts.count == 2 { environment[parts[0]] = parts[1] }
         }
         self.environment = environment
+    }
+
+    /// Records what the sink plays (raw S16LE, 44.1 kHz stereo) into `file`, in the background.
+    func record(to file: URL) throws {
+        guard let script = PacedSink.script else { return }
+        // Not `Run.program`: the script leaves parec running with its stdout, so a pipe would never close.
+        let process = Process()
+        process.executableURL = script
+        process.arguments = ["record", directory.path, file.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Not waitUntilExit either: Foundation waits on a descriptor the background parec inherits.
+        usleep(300_000)
+    }
+
+    /// Frames of `file` (a recording) that are not silent: the audio that was actually heard.
+    static func heardFrames(in file: URL) -> Int {
+        guard let data = try? Data(contentsOf: file) else { return 0 }
+        return data.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Int16.self)
+            var heard = 0
+            var index = 0
+            while index + 1 < samples.count {
+                if samples[index] != 0 || samples[index + 1] != 0 { heard += 1 }
+                index += 2
+            }
+            return heard
+        }
     }
 
     /// Stops the sink.
