@@ -62,7 +62,9 @@ let package = Package(
             dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",
             dependencies: ["MusicLibrary", "ShuffleTestSupport"],
