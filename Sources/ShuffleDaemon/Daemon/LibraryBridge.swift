@@ -19,11 +19,12 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     init(path: String, log: Log) throws(DaemonError) {
         self.path = path
         self.log = log
-        let opened = blocking(timeout: 10) { try await LibraryStore.open(path: path, create: true) }
-        guard let opened else {
-            throw DaemonError("cannot open the library database \(path); check the state directory is writable")
+        // Not through `blocking`: a busy cooperative pool must not turn a quick file open into a timeout.
+        do {
+            store = try LibraryStore.openSynchronously(path: path, create: true)
+        } catch {
+            throw DaemonError("cannot open the library database \(path): \(error); check the state directory is writable")
         }
-        store = opened
     }
 
     func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?) {
