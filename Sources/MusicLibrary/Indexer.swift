@@ -1,19 +1,23 @@
 import Dispatch
-import ShuffleCore
 import LibSQLite
+import ShuffleCore
 import Synchronization
 
 /// Brings the database in step with a folder tree: the incremental index.
 ///
-/// 1. Load the volume's known files (path → id, size, mtime, status) once.
-/// 2. Walk and `lstat` the tree. A file with the same size and mtime as stored is left alone, whatever
-///    its status (unplayable and non-audio files are not read again until they change).
-/// 3. Vanished files are deleted (rows and FTS). A new file with the same (size, mtime) as exactly one
-///    vanished file, and no other new file sharing it, is taken as that file moved: it keeps its id
-///    (so the shuffle order and resume point stay valid) and is probed again, so a coincidence
-///    cannot carry stale tags.
+/// 1. Load the volume's known files (path → id, size, mtime, status) once, without writing.
+/// 2. Walk and `lstat` the tree, sorting each file as it comes: a file with the same size and mtime as
+///    stored is left alone, whatever its status (unplayable and non-audio files are not read again until
+///    they change); other files become work. Nothing but the work list is kept.
+/// 3. A new file with the same (size, mtime) as exactly one vanished file, and no other new file sharing
+///    it, is taken as that file moved: it keeps its id (so the shuffle order and resume point stay valid)
+///    and is probed again, so a coincidence cannot carry stale tags.
 /// 4. New and changed files are probed on all cores, a chunk of ~500 at a time, while the previous
 ///    chunk is written in one transaction.
+/// 5. Last, vanished files are deleted (rows and FTS), and only when the walk was complete, the run was
+///    not cancelled, every probe could read its file and the root is still the same folder. A stick
+///    pulled out mid-run therefore never empties the index: what was added or changed is kept, nothing is
+///    removed, and `IndexSummary.outcome` says why.
 ///
 /// A run over an unchanged tree opens no transaction and writes nothing.
 public struct Indexer {
@@ -28,69 +32,120 @@ public struct Indexer {
     public let warn: (String) -> Void
     /// Called with the counters every few files; cheap, on the indexing thread.
     public let progress: (IndexProgress) -> Void
+    /// Raised by another thread to stop the run (checked between files and batches).
+    public var cancellation: IndexCancellation?
+    /// Test seam, passed to `Scanner.beforeEnteringFolder`: lets a test pull the stick out mid-walk.
+    public var beforeEnteringFolder: ((PathBytes) -> Void)?
 
     /// Creates an indexer.
     public init(
         database: LibraryDatabase, prober: FileProber, warn: @escaping (String) -> Void,
-        progress: @escaping (IndexProgress) -> Void = { _ in }
+        progress: @escaping (IndexProgress) -> Void = { _ in }, cancellation: IndexCancellation? = nil
     ) {
         self.database = database
         self.prober = prober
         self.warn = warn
         self.progress = progress
+        self.cancellation = cancellation
     }
 
-    private enum Work {
+    /// One file to probe and write.
+    enum Work {
         case insert(Scanner.Entry)
         case update(id: Int64, Scanner.Entry, isMove: Bool)
+
+        var entry: Scanner.Entry {
+            switch self {
+            case .insert(let entry), .update(_, let entry, _): entry
+            }
+        }
     }
 
     /// Indexes `root` (an absolute path) as the volume `key`.
     public func run(root: PathBytes, key: String, now: Int64) throws(LibraryError) -> IndexSummary {
         var summary = IndexSummary()
-        let scanner = Scanner(root: root, warn: warn)
-        var seen: [Scanner.Entry] = []
         var counters = IndexProgress()
-        // Walk first: a missing root must fail before the database is touched.
-        try scanner.walk { entry in
-            seen.append(entry)
-            counters.filesSeen += 1
-            if counters.filesSeen % 256 == 0 { progress(counters) }
-        }
-        summary.filesSeen = seen.count
-        let volume = try database.volume(key: key, root: root, now: now)
-        var known = try database.knownFiles(of: volume)
-        let before = try database.counts(of: volume)
-        counters.tracks = before.tracks
-        counters.unplayable = before.unplayable
+        // Read before writing anything: a missing root must fail before the database is touched.
+        var known: [PathBytes: LibraryDatabase.KnownFile] = [:]
+        if let existing = try database.existingVolume(key: key) { known = try database.knownFiles(of: existing) }
 
         var work: [Work] = []
         var fresh: [Scanner.Entry] = []
-        for entry in seen where !prober.isIgnored(entry.path) {
+        var scanner = Scanner(root: root, warn: warn)
+        if let cancellation { scanner.isCancelled = { cancellation.isCancelled } }
+        scanner.beforeEnteringFolder = beforeEnteringFolder
+        let identity = RootIdentity(path: root)
+        let walked = try scanner.walk { entry in
+            counters.filesSeen += 1
+            if counters.filesSeen % 256 == 0 { progress(counters) }
+            guard !prober.isIgnored(entry.path) else { return }
             if let file = known.removeValue(forKey: entry.path) {
                 if file.size != entry.size || file.mtimeNs != entry.mtimeNs { work.append(.update(id: file.id, entry, isMove: false)) }
             } else {
                 fresh.append(entry)
             }
         }
-        // What is left in `known` vanished (or is now ignored by extension). Pair unambiguous moves.
+        summary.filesSeen = counters.filesSeen
+        summary.outcome = walked
+        if walked == .cancelled { return try finish(summary, key: key, counters: counters) }
+
+        let volume = try database.volume(key: key, root: root, now: now)
+        let before = try database.counts(of: volume)
+        counters.tracks = before.tracks
+        counters.unplayable = before.unplayable
+
+        // What is left in `known` vanished (or is now ignored by extension). Pair unambiguous moves, but only
+        // after a complete walk: otherwise the "vanished" file may simply be in a folder that was not read.
         var vanished = known
-        work += pairMoves(fresh: fresh, vanished: &vanished, summary: &summary)
-        for (_, file) in vanished where file.status != .ignored { summary.removed += 1 }
-        summary.ignoredChanges += vanished.values.filter { $0.status == .ignored }.count
+        known = [:]
+        if walked.isComplete {
+            work += pairMoves(fresh: fresh, vanished: &vanished, summary: &summary)
+        } else {
+            work += fresh.map { Work.insert($0) }
+            vanished = [:]
+        }
+        fresh = []
         counters.filesToProbe = work.count
 
-        if !vanished.isEmpty {
-            try database.transaction { () throws(SQLiteError) in
-                for (_, file) in vanished { try database.deleteFile(id: file.id) }
+        var outcome = walked
+        try probeAndWrite(
+            work, root: root, identity: identity, volume: volume, summary: &summary, counters: &counters,
+            outcome: &outcome)
+        work = []
+        if !vanished.isEmpty && outcome.isComplete {
+            // Last look before deleting: the stick may have gone while its files were being read.
+            let rootProblem = identity == nil ? "\(root.display) could not be opened" : identity?.problem()
+            if cancellation?.isCancelled == true {
+                outcome = .cancelled
+            } else if let problem = rootProblem {
+                outcome = .incomplete(reason: problem)
+            } else {
+                try database.transaction { () throws(SQLiteError) in
+                    for (_, file) in vanished { try database.deleteFile(id: file.id) }
+                }
+                for (_, file) in vanished {
+                    if file.status == .ignored { summary.ignoredChanges += 1 } else { summary.removed += 1 }
+                }
             }
         }
-        try probeAndWrite(work, root: root, volume: volume, summary: &summary, counters: &counters)
-        let after = try database.counts(of: volume)
-        summary.tracks = after.tracks
-        summary.unplayable = after.unplayable
-        counters.tracks = after.tracks
-        counters.unplayable = after.unplayable
+        if outcome != walked, case .incomplete(let reason) = outcome {
+            warn("indexing \(root.display) stopped short (\(reason)); nothing was removed from the index")
+        }
+        summary.outcome = outcome
+        return try finish(summary, key: key, counters: counters)
+    }
+
+    /// Fills in the library's counts after the run and reports them.
+    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError) -> IndexSummary {
+        var summary = summary
+        var counters = counters
+        if let volume = try database.existingVolume(key: key) {
+            let after = try database.counts(of: volume)
+            summary.tracks = after.tracks
+            summary.unplayable = after.unplayable
+        }
+        counters.tracks = summary.tracks
+        counters.unplayable = summary.unplayable
         progress(counters)
         return summary
     }
@@ -107,11 +162,11 @@ public struct Indexer {
         for (path, file) in vanished where file.status != .ignored {
             vanishedByStamp[Stamp(size: file.size, mtimeNs: file.mtimeNs), default: []].append(path)
         }
+        guard !vanishedByStamp.isEmpty else { return fresh.map { Work.insert($0) } }
         var freshCount: [Stamp: Int] = [:]
-        if !vanishedByStamp.isEmpty {
-            for entry in fresh { freshCount[Stamp(size: entry.size, mtimeNs: entry.mtimeNs), default: 0] += 1 }
-        }
+        for entry in fresh { freshCount[Stamp(size: entry.size, mtimeNs: entry.mtimeNs), default: 0] += 1 }
         var work: [Work] = []
+        work.reserveCapacity(fresh.count)
         for entry in fresh {
             let stamp = Stamp(size: entry.size, mtimeNs: entry.mtimeNs)
             if let paths = vanishedByStamp[stamp], paths.count == 1, freshCount[stamp] == 1,
@@ -125,86 +180,4 @@ public struct Indexer {
         }
         return work
     }
-
-    /// Probes `work` a chunk at a time on all cores, writing each chunk in one transaction while the
-    /// next one is probed.
-    private func probeAndWrite(
-        _ work: [Work], root: PathBytes, volume: VolumeRef, summary: inout IndexSummary, counters: inout IndexProgress
-    ) throws(LibraryError) {
-        guard !work.isEmpty else { return }
-        let chunks = stride(from: 0, to: work.count, by: Self.batchSize).map {
-            Array(work[$0..<min($0 + Self.batchSize, work.count)])
-        }
-        var pending: (chunk: [Work], results: ProbeResults)?
-        for chunk in chunks + [[]] {
-            let results = ProbeResults(count: chunk.count)
-            let group = DispatchGroup()
-            if !chunk.isEmpty {
-                let paths = chunk.map { item -> PathBytes in
-                    switch item {
-                    case .insert(let entry), .update(_, let entry, _): root.appending(entry.path)
-                    }
-                }
-                let probe = prober.probe
-                DispatchQueue.global().async(group: group) {
-                    DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-                        results.set(index, probe(paths[index]))
-                    }
-                }
-            }
-            if let (previous, outcomes) = pending {
-                try write(previous, outcomes.values, volume: volume, summary: &summary, counters: &counters)
-            }
-            group.wait()
-            pending = chunk.isEmpty ? nil : (chunk, results)
-        }
-    }
-
-    private func write(
-        _ chunk: [Work], _ outcomes: [ProbeOutcome], volume: VolumeRef, summary: inout IndexSummary,
-        counters: inout IndexProgress
-    ) throws(LibraryError) {
-        var local = summary
-        var localCounters = counters
-        try database.transaction { () throws(SQLiteError) in
-            for (item, outcome) in zip(chunk, outcomes) {
-                switch item {
-                case .insert(let entry):
-                    let record = LibraryDatabase.FileRecord(
-                        path: entry.path, size: entry.size, mtimeNs: entry.mtimeNs, outcome: outcome)
-                    try database.insertFile(record, volume: volume)
-                    if case .notAudio = outcome { local.ignoredChanges += 1 } else { local.added += 1 }
-                case .update(let id, let entry, let isMove):
-                    let record = LibraryDatabase.FileRecord(
-                        path: entry.path, size: entry.size, mtimeNs: entry.mtimeNs, outcome: outcome)
-                    try database.updateFile(id: id, with: record)
-                    if !isMove { local.changed += 1 }
-                    localCounters.filesProbed += 1
-                    local.probed += 1
-                    continue
-                }
-                local.probed += 1
-                localCounters.filesProbed += 1
-                switch outcome {
-                case .audio: localCounters.tracks += 1
-                case .unplayable: localCounters.unplayable += 1
-                case .notAudio: break
-                }
-            }
-        }
-        summary = local
-        counters = localCounters
-        progress(counters)
-    }
-}
-
-/// Probe results filled in by several threads, one slot each.
-final class ProbeResults: Sendable {
-    private let slots: Mutex<[ProbeOutcome]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: .notAudio, count: count)) }
-
-    func set(_ index: Int, _ outcome: ProbeOutcome) { slots.withLock { $0[index] = outcome } }
-
-    var values: [ProbeOutcome] { slots.withLock { $0 } }
 }

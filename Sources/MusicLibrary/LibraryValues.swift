@@ -80,6 +80,12 @@ public struct IndexSummary: Equatable, Sendable {
     public var wroteAnything: Bool { added + changed + moved + removed > 0 || ignoredChanges > 0 }
     /// Non-audio files newly remembered or forgotten.
     public var ignoredChanges = 0
+    /// Whether the run saw the whole tree and ran to its end. Anything else (the stick went away, a folder
+    /// could not be read to its end, the run was cancelled) means nothing was removed from the index:
+    /// what was added or changed is kept, and the next complete run brings the rest in step.
+    public var outcome = WalkOutcome.complete
+    /// Whether `outcome` is `.complete`.
+    public var isComplete: Bool { outcome.isComplete }
 
     /// Creates an empty summary.
     public init() {}

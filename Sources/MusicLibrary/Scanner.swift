@@ -10,8 +10,12 @@ import ShuffleCore
 ///   for a link mid-walk is not followed either.
 /// - Hidden entries (names starting with `.`: `.Trashes`, `.Spotlight-V100`, `._` AppleDouble files)
 ///   and the system folders `System Volume Information`, `$RECYCLE.BIN` and `lost+found` are skipped.
-/// - A folder that cannot be opened or a file that vanished (EACCES, ENOENT, EIO…) is skipped with a
-///   warning naming it; the walk goes on.
+/// - A folder that cannot be opened for a lasting reason (EACCES, ELOOP, too deep) is skipped with a
+///   warning naming it; the walk goes on and is still complete.
+/// - A sign that the stick is going away makes the walk **incomplete** (`WalkOutcome.incomplete`): an
+///   I/O error (EIO, ENODEV, ENXIO, ESTALE) anywhere, ENOENT on a folder listed a moment ago, a folder
+///   that could not be read to its end, or the root no longer being the same folder on the same device
+///   (checked before every folder and at the end). An incomplete walk stops as soon as the root is gone.
 public struct Scanner {
     /// One regular file found by the walk.
     public struct Entry: Sendable, Equatable {
@@ -33,6 +37,12 @@ public struct Scanner {
     public let root: PathBytes
     /// Where warnings go (one line each, naming the path).
     public let warn: (String) -> Void
+    /// Asked between files and folders; `true` stops the walk as `.cancelled`. Must be cheap (an atomic load).
+    public var isCancelled: () -> Bool = { false }
+    /// Test seam at the hardware edge: called with a folder's path relative to the root just before the
+    /// walk opens it (never for the root). Tests use it to make a folder or the whole stick vanish
+    /// mid-walk; production leaves it nil.
+    public var beforeEnteringFolder: ((PathBytes) -> Void)?
 
     /// Creates a scanner of `root`.
     public init(root: PathBytes, warn: @escaping (String) -> Void) {
@@ -40,44 +50,99 @@ public struct Scanner {
         self.warn = warn
     }
 
-    /// Walks the tree, calling `visit` for every regular file. Throws only when the root itself cannot be opened.
-    public func walk(_ visit: (Entry) -> Void) throws(LibraryError) {
+    /// The walk's running state: the root's identity and the first reason it stopped short.
+    private struct State {
+        let identity: RootIdentity
+        var outcome = WalkOutcome.complete
+        /// Set when going on is pointless: the root is gone, or the run was cancelled.
+        var stop = false
+    }
+
+    /// Walks the tree, calling `visit` for every regular file, and says whether the whole tree was read.
+    /// Throws only when the root itself cannot be opened.
+    @discardableResult
+    public func walk(_ visit: (Entry) -> Void) throws(LibraryError) -> WalkOutcome {
         let fd = root.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else {
             let code = errno
             throw .notAFolder(path: root.display, reason: code == ENOTDIR ? "not a folder" : Self.describe(code))
         }
-        walkFolder(fd: fd, relative: PathBytes([]), depth: 0, visit)
+        guard let identity = RootIdentity(fd: fd, path: root) else {
+            let code = errno
+            close(fd)
+            throw .notAFolder(path: root.display, reason: Self.describe(code))
+        }
+        var state = State(identity: identity)
+        walkFolder(fd: fd, relative: PathBytes([]), depth: 0, &state, visit)
+        if !state.stop, let problem = identity.problem() { state.outcome.record(.incomplete(reason: problem)) }
+        if case .incomplete(let reason) = state.outcome {
+            warn("the walk of \(root.display) did not finish (\(reason)); nothing will be removed from the index")
+        }
+        return state.outcome
+    }
+
+    /// Errors that mean the device is going away rather than one entry being unreadable.
+    static func meansDeviceGone(_ code: Int32) -> Bool {
+        code == EIO || code == ENODEV || code == ENXIO || code == ESTALE
+    }
+
+    /// Records that the walk is incomplete, and stops it when the root is no longer there.
+    private func fail(_ reason: String, _ state: inout State) {
+        warn(reason)
+        state.outcome.record(.incomplete(reason: reason))
+        if let problem = state.identity.problem() {
+            state.outcome.record(.incomplete(reason: problem))
+            state.stop = true
+        }
+    }
+
+    private func checkCancelled(_ state: inout State) -> Bool {
+        guard isCancelled() else { return false }
+        state.outcome = .cancelled
+        state.stop = true
+        return true
     }
 
     /// Walks the open folder `fd` (closing it), whose path relative to the root is `relative`.
-    private func walkFolder(fd: Int32, relative: PathBytes, depth: Int, _ visit: (Entry) -> Void) {
+    private func walkFolder(fd: Int32, relative: PathBytes, depth: Int, _ state: inout State, _ visit: (Entry) -> Void) {
         guard let directory = fdopendir(fd) else {
-            warn("skipping \(root.appending(relative).display): \(Self.describe(errno))")
+            fail("cannot read \(root.appending(relative).display): \(Self.describe(errno))", &state)
             close(fd)
             return
         }
         defer { closedir(directory) }
         var subfolders: [PathBytes] = []
-        while true {
+        while !state.stop {
+            if checkCancelled(&state) { return }
             errno = 0
             guard let entry = readdir(directory) else {
-                if errno != 0 { warn("stopped reading \(root.appending(relative).display): \(Self.describe(errno))") }
+                if errno != 0 {
+                    fail("stopped reading \(root.appending(relative).display): \(Self.describe(errno))", &state)
+                }
                 break
             }
             let name = Self.name(of: entry)
             guard !name.isEmpty, name[0] != UInt8(ascii: ".") else { continue }  // ".", "..", hidden
-            let type = entry.pointee.d_type
-            if type == UInt8(DT_LNK) { continue }
+            if entry.pointee.d_type == UInt8(DT_LNK) { continue }
             var info = stat()
-            let statResult = name.withUnsafeBufferPointer { buffer in
-                (buffer.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-                    fstatat(dirfd(directory), $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW)
+            let statResult = withUnsafePointer(to: &entry.pointee.d_name) { namePointer in
+                namePointer.withMemoryRebound(to: CChar.self, capacity: name.count + 1) {
+                    fstatat(dirfd(directory), $0, &info, AT_SYMLINK_NOFOLLOW)
                 }
             }
             let path = relative.appending(PathBytes(name))
             guard statResult == 0 else {
-                warn("skipping \(root.appending(path).display): \(Self.describe(errno))")
+                let code = errno
+                if Self.meansDeviceGone(code) {
+                    fail("cannot read \(root.appending(path).display): \(Self.describe(code))", &state)
+                } else {
+                    // A file deleted between readdir and stat is simply not there; make sure the stick still is.
+                    if code == ENOENT, let problem = state.identity.problem() {
+                        state.outcome.record(.incomplete(reason: problem))
+                        state.stop = true
+                    }
+                    warn("skipping \(root.appending(path).display): \(Self.describe(code))")
+                }
                 continue
             }
             switch info.st_mode & S_IFMT {
@@ -92,19 +157,33 @@ public struct Scanner {
             }
         }
         for folder in subfolders {
+            if state.stop || checkCancelled(&state) { return }
             guard depth + 1 < Self.maximumDepth else {
                 warn("skipping \(root.appending(folder).display): folders nested deeper than \(Self.maximumDepth)")
                 continue
+            }
+            beforeEnteringFolder?(folder)
+            // One lstat per folder: a stick unmounted mid-walk stops the walk here, not at the end.
+            if let problem = state.identity.problem() {
+                state.outcome.record(.incomplete(reason: problem))
+                state.stop = true
+                return
             }
             let name = Array(folder.bytes.split(separator: UInt8(ascii: "/")).last ?? [])
             let child = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
                 openat(dirfd(directory), $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             guard child >= 0 else {
-                warn("skipping \(root.appending(folder).display): \(Self.describe(errno))")
+                let code = errno
+                if code == ENOENT || Self.meansDeviceGone(code) {
+                    // Listed a moment ago: the folder (or the stick) went away under the walk.
+                    fail("cannot open \(root.appending(folder).display): \(Self.describe(code))", &state)
+                } else {
+                    warn("skipping \(root.appending(folder).display): \(Self.describe(code))")
+                }
                 continue
             }
-            walkFolder(fd: child, relative: folder, depth: depth + 1, visit)
+            walkFolder(fd: child, relative: folder, depth: depth + 1, &state, visit)
         }
     }
 

@@ -6,23 +6,25 @@ import Synchronization
 /// `ApplianceLibrary` over `MusicLibrary`: one `LibraryStore` for lookups, search and the player, and a
 /// second connection per indexing run, so a long index never holds up the player (WAL lets them share).
 final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
-    // @unchecked: `store` and `path` never change; `cancelled` is a Mutex. Everything else is local.
+    // @unchecked: `store` and `path` never change; `runs` is a Mutex. Everything else is local.
     /// The database file.
     let path: String
     /// The store the loop and the player use.
     let store: LibraryStore
     private let log: Log
-    private let cancelled = Locked<Set<String>>([])
+    /// The cancellation flag of each stick's running index, by volume id.
+    private let runs = Locked<[String: IndexCancellation]>([:])
 
     /// Opens (creating) the database at `path`.
     init(path: String, log: Log) throws(DaemonError) {
         self.path = path
         self.log = log
-        let opened = blocking(timeout: 10) { try await LibraryStore.open(path: path, create: true) }
-        guard let opened else {
-            throw DaemonError("cannot open the library database \(path); check the state directory is writable")
+        // Not through `blocking`: a busy cooperative pool must not turn a quick file open into a timeout.
+        do {
+            store = try LibraryStore.openSynchronously(path: path, create: true)
+        } catch {
+            throw DaemonError("cannot open the library database \(path): \(error); check the state directory is writable")
         }
-        store = opened
     }
 
     func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?) {
@@ -43,15 +45,21 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void) {
-        cancelled.withLock { _ = $0.remove(volume.id) }
+        let cancellation = IndexCancellation()
+        let key = volume.id
+        // A stick plugged again while its previous run is still winding down: that run stops now.
+        runs.withLock { runs in
+            runs[key]?.cancel()
+            runs[key] = cancellation
+        }
         let path = self.path
         let log = self.log
-        let cancelled = self.cancelled
+        let runs = self.runs
         let root = PathBytes(volume.mountPoint)
-        let key = volume.id
         // A thread of its own: the indexer blocks (walks, probes, writes) for as long as the stick needs.
         let thread = Thread {
             let started = ContinuousClock.now
+            defer { runs.withLock { if $0[key] === cancellation { $0[key] = nil } } }
             do {
                 let database = try LibraryDatabase(path: path, create: true)
                 var announced = false
@@ -60,7 +68,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     database: database, prober: .mediaProbe,
                     warn: { log.debug($0) },
                     progress: { counters in
-                        guard !cancelled.withLock({ $0.contains(key) }) else { return }
+                        guard !cancellation.isCancelled else { return }
                         if counters.tracks > 0 && !announced {
                             announced = true
                             report(.firstPlayable)
@@ -68,16 +76,31 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                             report(.progress(playable: counters.tracks))
                         }
                         lastTracks = counters.tracks
-                    })
+                    },
+                    cancellation: cancellation)
                 let summary = try indexer.run(root: root, key: key, now: Int64(time(nil)))
-                guard !cancelled.withLock({ $0.contains(key) }) else { return }
-                log.info(
-                    "indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
-                )
-                if summary.tracks > 0 && !announced { report(.firstPlayable) }
-                report(.finished(playable: summary.tracks))
+                switch summary.outcome {
+                case .cancelled:
+                    // The loop already forgot this stick: nothing to report.
+                    log.info("indexing \(volume.mountPoint) cancelled after \(ContinuousClock.now - started); nothing was removed")
+                    return
+                case .incomplete(let reason):
+                    guard !cancellation.isCancelled else { return }
+                    if summary.tracks > 0 && !announced { report(.firstPlayable) }
+                    report(
+                        .failed(
+                            "indexing \(volume.mountPoint) stopped short, keeping \(summary.tracks) tracks and removing none: \(reason)"
+                        ))
+                case .complete:
+                    guard !cancellation.isCancelled else { return }
+                    log.info(
+                        "indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
+                    )
+                    if summary.tracks > 0 && !announced { report(.firstPlayable) }
+                    report(.finished(playable: summary.tracks))
+                }
             } catch {
-                guard !cancelled.withLock({ $0.contains(key) }) else { return }
+                guard !cancellation.isCancelled else { return }
                 report(.failed("indexing \(volume.mountPoint) failed: \(error)"))
             }
         }
@@ -86,8 +109,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func stopIndexing(volumeID: String) {
-        // The indexer has no cancellation; its reports are dropped from now on.
-        cancelled.withLock { _ = $0.insert(volumeID) }
+        // The run stops between files or batches, commits the batch it is writing and removes nothing;
+        // its reports are dropped from now on.
+        runs.withLock { $0.removeValue(forKey: volumeID)?.cancel() }
     }
 
     func counts(volumeID: String) -> (tracks: Int, artists: Int, albums: Int) {
@@ -117,7 +141,13 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         }.map(Self.song)
     }
 
-    func close() {}
+    func close() {
+        // Shutting down: any run still going stops after its current batch.
+        runs.withLock { runs in
+            for run in runs.values { run.cancel() }
+            runs.removeAll()
+        }
+    }
 
     /// Whether `entry` satisfies one constraint: `find` wants the whole value, `search` a substring.
     static func matches(_ entry: LibraryEntry, _ constraint: SearchConstraint, exact: Bool) -> Bool {

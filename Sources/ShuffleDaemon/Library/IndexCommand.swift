@@ -29,7 +29,10 @@ enum IndexCommand {
                 return try indexer.run(root: root, key: VolumeRef.pathKey(for: root), now: Int64(Date().timeIntervalSince1970))
             }
             Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
-            return ExitCode.success
+            guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
+            // The index keeps what it had: a person should know it is not in step with the folder.
+            Terminal.error("shufflebox: indexing \(root.display) stopped short (\(reason)); nothing was removed, run it again")
+            return ExitCode.failure
         } catch {
             return LibraryOutput.report(error).code
         }

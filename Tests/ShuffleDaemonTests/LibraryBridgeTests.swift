@@ -1,0 +1,54 @@
+import Foundation
+import MusicLibrary
+import ShuffleCore
+import ShuffleTestSupport
+import Testing
+
+@testable import ShuffleDaemon
+
+/// The daemon's indexing glue: a stick that goes away cancels its run.
+@Suite(.serialized, .enabled(if: TestLibrary.isAvailable, "needs python3 and lame (scripts/install-deps test)"))
+struct LibraryBridgeTests {
+    let scratch: TemporaryDirectory
+    let lines = Locked<[String]>([])
+
+    init() throws { scratch = try TemporaryDirectory(prefix: "library-bridge") }
+
+    /// Waits (polling, at most 60 s) until a logged line contains `text`.
+    func waitForLog(_ text: String) -> Bool {
+        for _ in 0..<6000 {
+            if lines.value.contains(where: { $0.contains(text) }) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test func stopIndexingCancelsTheRunAfterItsCurrentBatch() throws {
+        let root = scratch.appending("stick")
+        let tracks = Indexer.batchSize * 3
+        try TestLibrary.generate(at: root, tracks: tracks, seed: 2, formats: .same, broken: 0, extras: false, seconds: 1)
+        let lines = self.lines
+        let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
+        let database = scratch.path + "/library.db"
+        let bridge = try LibraryBridge(path: database, log: log)
+        let volume = DaemonMachine.Volume(id: "uuid:test-stick", mountPoint: root.path)
+        let reports = Locked<[IndexReport]>([])
+        // The daemon hears of the unplug as soon as the first tracks are in.
+        bridge.startIndexing(volume) { [bridge] (report: IndexReport) in
+            reports.update { $0.append(report) }
+            if report == .firstPlayable { bridge.stopIndexing(volumeID: volume.id) }
+        }
+        #expect(waitForLog("cancelled"), "\(lines.value)")
+        #expect(reports.value == [.firstPlayable], "nothing is reported after the cancel")
+        let check = try LibraryDatabase(path: database, create: false)
+        let stored = try #require(try check.existingVolume(key: volume.id))
+        let indexed = try check.counts(of: stored).tracks
+        #expect(indexed > 0 && indexed < tracks, "the first batch is kept, the run stopped there: \(indexed)")
+
+        // A new run of the same stick indexes the rest.
+        lines.set([])
+        bridge.startIndexing(volume) { (report: IndexReport) in reports.update { $0.append(report) } }
+        #expect(waitForLog("indexed \(root.path): \(tracks) tracks"), "\(lines.value)")
+        #expect(reports.value.last == .finished(playable: tracks))
+    }
+}
