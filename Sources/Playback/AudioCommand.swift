@@ -27,7 +27,7 @@ public enum AudioEvent: Sendable, Equatable {
     /// Track `token` yielded no audio at all.
     case failed(token: UInt64, reason: String)
     /// The output device could not be opened, configured or written while playing `token`; the position
-    /// reached is kept so a retry continues there.
+    /// reached is kept so a retry continues there. `message` is a sentence naming the device.
     case deviceFailed(token: UInt64, message: String, positionMs: Int64)
     /// The thread has closed the device and ended (after `shutdown`).
     case closed
@@ -43,3 +43,4 @@ struct QueuedTrack: Sendable {
     /// The file.
     var path: [UInt8]
 }
+

@@ -232,8 +232,17 @@ struct AudioLoop: ~Copyable {
         if device != nil, format == wanted { return true }
         if drainFirst { try? device?.drain() }
         device = nil
+        var opened: PCMDevice
         do {
-            var opened = try PCMDevice(name: deviceName)
+            opened = try PCMDevice(name: deviceName)
+        } catch {
+            format = nil
+            playing = false
+            let message = "cannot open ALSA device '\(deviceName)': \(error.message)"
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
+            return false
+        }
+        do {
             try opened.configure(sampleRate: wanted.sampleRate, channels: wanted.channels)
             let periodFrames = opened.configuration?.periodFrames ?? 1024
             device = consume opened
@@ -244,7 +253,9 @@ struct AudioLoop: ~Copyable {
         } catch {
             format = nil
             playing = false
-            events(.deviceFailed(token: token, message: error.description, positionMs: positionMs))
+            let shape = "\(wanted.sampleRate) Hz, \(wanted.channels == 1 ? "mono" : "\(wanted.channels) channels")"
+            let message = "cannot set up ALSA device '\(deviceName)' for \(shape): \(error.description)"
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
             return false
         }
     }
@@ -254,7 +265,8 @@ struct AudioLoop: ~Copyable {
         device = nil
         format = nil
         playing = false
-        events(.deviceFailed(token: token, message: error.description, positionMs: heard))
+        let message = "ALSA device '\(deviceName)' failed while playing: \(error.message)"
+        events(.deviceFailed(token: token, message: message, positionMs: heard))
     }
 
     private func currentDelay() -> Int { device?.delay() ?? 0 }

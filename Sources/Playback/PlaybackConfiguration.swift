@@ -61,3 +61,11 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// What the engine tells its owner besides the track lines: the state of the output device.
+public enum PlaybackNotice: Sendable, Equatable {
+    /// The device cannot be opened or failed; the engine keeps retrying. The reason names the device.
+    case deviceFailed(String)
+    /// The device works again (the first samples after a failure reached it).
+    case deviceRecovered
+}

@@ -12,6 +12,7 @@ public actor PlaybackEngine {
     private let sleeper: any Sleeper
     private let log: Log
     private let announce: @Sendable (CatalogTrack) -> Void
+    private let notify: @Sendable (PlaybackNotice) -> Void
     private let inputs: AsyncStream<EngineInput>
     private let continuation: AsyncStream<EngineInput>.Continuation
 
@@ -30,17 +31,22 @@ public actor PlaybackEngine {
     private var saveGeneration = 0
     private var deviceAttempts = 0
     private var retryPositionMs: Int64 = 0
+    /// The device failure last reported through `notify` (nil while the device works).
+    private var deviceFailure: String?
     private var ending: Result<PlayerFinish?, PlaybackError>?
 
-    /// Creates an engine. `announce` is called with each track as its first samples reach the device.
+    /// Creates an engine. `announce` is called with each track as its first samples reach the device;
+    /// `notify` when the device fails (once per distinct reason, while it is retried) and when it works again.
     public init(
         catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: any Sleeper = ClockSleeper(),
-        log: Log, announce: @escaping @Sendable (CatalogTrack) -> Void
+        log: Log, notify: @escaping @Sendable (PlaybackNotice) -> Void = { _ in },
+        announce: @escaping @Sendable (CatalogTrack) -> Void
     ) {
         self.catalog = catalog
         self.configuration = configuration
         self.sleeper = sleeper
         self.log = log
+        self.notify = notify
         self.announce = announce
         (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
     }
@@ -151,6 +157,11 @@ public actor PlaybackEngine {
         case .started(let token, let latency):
             guard token == currentToken else { break }
             deviceAttempts = 0
+            if deviceFailure != nil {
+                deviceFailure = nil
+                log.notice("audio device '\(configuration.device)' works again")
+                notify(.deviceRecovered)
+            }
             if pendingAnnouncement == token, let id = tokenTracks[token], let track = tracks[id] {
                 pendingAnnouncement = nil
                 announce(track)
@@ -182,7 +193,13 @@ public actor PlaybackEngine {
                 break
             }
             let delay = retryDelay(attempt: deviceAttempts)
-            log.warning("audio device '\(configuration.device)': \(message); trying again in \(delay.milliseconds) ms")
+            // Said once per reason (the daemon shows it as its error state); the retries are debug lines.
+            let level: Log.Level = deviceFailure == message ? .debug : .warning
+            log.log(level, "\(message); trying again in \(delay.milliseconds) ms")
+            if deviceFailure != message {
+                deviceFailure = message
+                notify(.deviceFailed(message))
+            }
             let sleeper = self.sleeper
             let continuation = self.continuation
             Task {

@@ -24,6 +24,10 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private var volumeRef: VolumeRef?
     private var level = 0
     private let announced = Locked<CatalogTrack?>(nil)
+    /// Counts engines; reports from an engine that was stopped (a number no longer `live`) are dropped, so a
+    /// late "device failed" from the old engine cannot put the daemon in error after a restart.
+    private var generation = 0
+    private let live = Locked<Int>(0)
 
     /// Creates the player; nothing plays until `start`.
     init(loop: EventLoop, store: LibraryStore, config: DaemonConfig, log: Log) {
@@ -59,8 +63,20 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             device: device, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         let announced = self.announced
         announced.withLock { $0 = nil }
-        let engine = PlaybackEngine(catalog: store.catalog(for: reference), configuration: configuration, log: log) {
-            track in
+        generation += 1
+        let mine = generation
+        let live = self.live
+        live.withLock { $0 = mine }
+        let engine = PlaybackEngine(
+            catalog: store.catalog(for: reference), configuration: configuration, log: log,
+            notify: { notice in
+                guard live.withLock({ $0 }) == mine else { return }
+                switch notice {
+                case .deviceFailed(let reason): report(.deviceFailed(reason))
+                case .deviceRecovered: report(.deviceRecovered)
+                }
+            }
+        ) { track in
             announced.withLock { $0 = track }
             report(.trackStarted)
         }
@@ -73,7 +89,11 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 _ = try await engine.run()
             } catch let error as PlaybackError {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
-                if case .deviceUnavailable = error { report(.deviceFailed(error.description)) }
+                switch error {
+                case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
+                case .deviceUnavailable: report(.deviceFailed(error.description))
+                case .nothingPlayable, .decoderUnavailable: break
+                }
             } catch {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
             }
@@ -102,6 +122,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func stop() {
         loop.setTimer("ramp", at: nil)
         guard let engine else { return }
+        live.withLock { $0 = 0 }
         engine.quit()
         // quit() stores the resume point before the engine ends; wait for it, briefly.
         _ = finished?.wait(timeout: .now() + Self.stopTimeout)
