@@ -223,8 +223,10 @@ public actor PlaybackEngine {
             switch effect {
             case .announce(let id):
                 // A started track is announced once its audio flows (so a broken file prints no line);
-                // a gapless continuation is already flowing.
-                if !starts, let track = tracks[id] { announce(track) }
+                // a gapless continuation is already flowing, but only when it is the track the machine
+                // moved to: after a rescan changed the order, the audio thread may have gone on with the
+                // track queued before, and then the machine's track is started (and announced) instead.
+                if !starts, tokenTracks[currentToken] == id, let track = tracks[id] { announce(track) }
             case .start(let id, let positionMs):
                 start(id, positionMs: positionMs, cut: cut, at: at)
             case .queue(let id):
