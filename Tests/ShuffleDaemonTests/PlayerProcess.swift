@@ -54,6 +54,17 @@ final class PlayerProcess: Sendable {
     /// Types `keys` as if on the keyboard.
     func type(_ keys: String) { input.fileHandleForWriting.write(Data(keys.utf8)) }
 
+    /// Waits up to `seconds` for the process to end by itself (killing it after that); returns its status.
+    func wait(seconds: Double) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { return stop(with: SIGKILL) }
+        process.waitUntilExit()
+        usleep(50_000)  // let the pipe handlers take the last bytes
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
     /// Sends `signal` and waits for the process to end; returns its status (128 + signal when killed).
     func stop(with signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
