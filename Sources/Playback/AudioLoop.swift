@@ -114,7 +114,8 @@ struct AudioLoop: ~Copyable {
         do {
             newFormat = try decoder.open(path: path)
         } catch {
-            events(.failed(token: token, reason: error.description))
+            events(
+                .failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: positionMs))
             return
         }
         var frame = 0
@@ -143,7 +144,14 @@ struct AudioLoop: ~Copyable {
         do {
             result = try decoder.read(into: &buffer)
         } catch {
-            result = .done
+            // The file cannot be read any more (the stick is going): stop here and say how far it was heard,
+            // so the resume point stays on this track.
+            let heard = positionMs(max(startFrame, framesOut - currentDelay()))
+            try? device?.drop()
+            discardBuffered()
+            playing = false
+            events(.failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: heard))
+            return
         }
         switch result {
         case .samples(let count):
@@ -196,7 +204,7 @@ struct AudioLoop: ~Copyable {
     private mutating func trackDone() {
         if framesOut == 0 && startFrame == 0 {
             playing = false
-            events(.failed(token: token, reason: "no audio could be decoded"))
+            events(.failed(token: token, reason: "no audio could be decoded", cause: .noAudio, positionMs: 0))
             return
         }
         let ended = token
@@ -267,6 +275,11 @@ struct AudioLoop: ~Copyable {
         playing = false
         let message = "ALSA device '\(deviceName)' failed while playing: \(error.message)"
         events(.deviceFailed(token: token, message: message, positionMs: heard))
+    }
+
+    /// Whether a decoder error is about the file's data or about reading it.
+    private static func cause(of error: MPG123Error) -> TrackFailure {
+        error.systemError.map { .unreadable(errno: $0) } ?? .noAudio
     }
 
     private func currentDelay() -> Int { device?.delay() ?? 0 }

@@ -47,6 +47,8 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceUnavailable(device: String, message: String)
     /// The decoder library could not start.
     case decoderUnavailable(String)
+    /// The library's folder went away while playing (a stick pulled out); the resume point was saved.
+    case libraryVanished(root: String)
 
     /// A sentence for a person.
     public var description: String {
@@ -58,6 +60,8 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "sound card or DAC is connected"
         case .decoderUnavailable(let message):
             "cannot start the MP3 decoder: \(message)"
+        case .libraryVanished(let root):
+            "the music folder \(root) is gone (stick pulled out?); the resume point is saved"
         }
     }
 }

@@ -33,6 +33,8 @@ public actor PlaybackEngine {
     private var retryPositionMs: Int64 = 0
     /// The device failure last reported through `notify` (nil while the device works).
     private var deviceFailure: String?
+    /// Where the library lives, to tell a bad file from a vanished library.
+    private var presence: LibraryPresence?
     private var ending: Result<PlayerFinish?, PlaybackError>?
 
     /// Creates an engine. `announce` is called with each track as its first samples reach the device;
@@ -74,6 +76,7 @@ public actor PlaybackEngine {
         let list = try await catalog.playableTracks()
         guard !list.isEmpty else { throw PlaybackError.nothingPlayable }
         tracks = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        presence = LibraryPresence(tracks: list)
         // Sorted, so that one seed gives one order whatever order the catalog lists tracks in.
         let ids = tracks.keys.sorted()
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
@@ -179,11 +182,9 @@ public actor PlaybackEngine {
         case .ended(let token):
             guard token == currentToken, ending == nil else { break }
             await apply(.trackEnded(continued: false), cut: false, at: .now)
-        case .failed(let token, let reason):
+        case .failed(let token, let reason, let cause, let positionMs):
             guard token == currentToken, ending == nil, let id = tokenTracks[token] else { break }
-            let path = tracks[id]?.relativePath.display ?? "track \(id)"
-            log.warning("skipping \(path): \(reason)")
-            await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
+            await trackFailed(id, reason: reason, cause: cause, positionMs: positionMs)
         case .deviceFailed(let token, let message, let positionMs):
             guard token == currentToken, ending == nil else { break }
             deviceAttempts += 1
@@ -214,7 +215,31 @@ public actor PlaybackEngine {
 
     // MARK: - Effects
 
-    private func apply(_ event: PlayerEvent, cut: Bool, at: ContinuousClock.Instant) async {
+    /// A track could not be played. It is marked unplayable only when the decoder found nothing in it while
+    /// the library is still there; a file that could not be read with the library still there (deleted or
+    /// locked since the index was made) is skipped for now; a library that is gone, or failing reads, ends
+    /// playing with the resume point kept on this track.
+    private func trackFailed(_ id: TrackID, reason: String, cause: TrackFailure, positionMs: Int64) async {
+        let path = tracks[id]?.relativePath.display ?? "track \(id)"
+        let present = presence?.isPresent ?? true
+        if present && cause == .noAudio {
+            log.warning("skipping \(path): \(reason)")
+            await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
+        } else if present && !cause.isMediaError {
+            log.warning("skipping \(path) for now: \(reason)")
+            await apply(.trackFailed(id, reason: reason), cut: false, at: .now, markUnplayable: false)
+        } else {
+            let root = presence?.root.display ?? "of this library"
+            log.info("stopping: \(path) cannot be read (\(reason)) and the music folder \(root) is gone")
+            startPositionMs = positionMs
+            await save()
+            finish(.failure(.libraryVanished(root: root)), drain: false)
+        }
+    }
+
+    private func apply(
+        _ event: PlayerEvent, cut: Bool, at: ContinuousClock.Instant, markUnplayable: Bool = true
+    ) async {
         guard var machine else { return }
         let effects = machine.handle(event)
         self.machine = machine
@@ -223,8 +248,10 @@ public actor PlaybackEngine {
             switch effect {
             case .announce(let id):
                 // A started track is announced once its audio flows (so a broken file prints no line);
-                // a gapless continuation is already flowing.
-                if !starts, let track = tracks[id] { announce(track) }
+                // a gapless continuation is already flowing, but only when it is the track the machine
+                // moved to: after a rescan changed the order, the audio thread may have gone on with the
+                // track queued before, and then the machine's track is started (and announced) instead.
+                if !starts, tokenTracks[currentToken] == id, let track = tracks[id] { announce(track) }
             case .start(let id, let positionMs):
                 start(id, positionMs: positionMs, cut: cut, at: at)
             case .queue(let id):
@@ -246,6 +273,7 @@ public actor PlaybackEngine {
                 audio?.post(.gain(gain, ramp: ramp))
             case .markUnplayable(let id, let reason):
                 tracks[id] = nil
+                guard markUnplayable else { break }
                 do {
                     try await catalog.markUnplayable(id, reason: reason)
                 } catch {

@@ -164,7 +164,9 @@ import Testing
         var b = Self.b
         b.known = true
         let replaced = acts(machine.handle(.mounted(b)))
-        #expect(replaced.contains(.stopPlayback) && replaced.contains { if case .startPlayback = $0 { true } else { false } })
+        #expect(
+            replaced.contains(.stopPlayback)
+                && replaced.contains { if case .startPlayback = $0 { true } else { false } })
     }
 
     @Test func shutdownSavesWhenPlayingOnly() {

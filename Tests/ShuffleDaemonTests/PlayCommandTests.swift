@@ -113,7 +113,7 @@ import Testing
         defer { folder.remove() }
         try TestLibrary.generate(at: library, tracks: 4, formats: .same, broken: 0, extras: false, seconds: 12)
         let sink = try PacedSink(directory: folder.appending("paced"))
-        defer { sink.stop() }
+        defer { try? sink.stop() }
         let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
         let arguments = ["play", library.path, "--db", database, "--device", "paced", "--seed", "3"]
 
@@ -146,7 +146,7 @@ import Testing
         let manifest = try TestLibrary.generate(
             at: library, tracks: 5, formats: .same, broken: 0, extras: false, seconds: 0.6)
         let sink = try PacedSink(directory: folder.appending("paced"))
-        defer { sink.stop() }
+        defer { try? sink.stop() }
         let env = environment.merging(sink.environment) { $1 }
         let first = try PlayerProcess(
             ["play", library.path, "--db", database, "--device", "paced", "--seed", "9"], environment: env)

@@ -92,6 +92,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 switch error {
                 case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
                 case .deviceUnavailable: report(.deviceFailed(error.description))
+                case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
                 case .nothingPlayable, .decoderUnavailable: break
                 }
             } catch {

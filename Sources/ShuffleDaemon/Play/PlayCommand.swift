@@ -65,6 +65,12 @@ enum PlayCommand {
             case .decoderUnavailable:
                 Terminal.error("shufflebox: \(error)")
                 return ExitCode.failure
+            case .libraryVanished:
+                // Nothing is held against the tracks: the next `play` of this folder continues here.
+                Terminal.error(
+                    "shufflebox: the music folder \(root.display) is gone (stick pulled out?); the resume point is saved"
+                )
+                return ExitCode.failure
             }
         } catch {
             Terminal.error("shufflebox: playing \(root.display) failed: \(error)")
