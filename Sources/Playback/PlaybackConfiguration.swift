@@ -4,6 +4,9 @@ import ShuffleCore
 public struct PlaybackConfiguration: Sendable {
     /// The ALSA PCM name.
     public var device: String
+    /// A hardware mixer control (on the card of `device`) to set instead of scaling samples; nil means
+    /// software volume.
+    public var mixer: String?
     /// The shuffle seed; nil draws one from the system's random source.
     public var seed: UInt64?
     /// The start volume in steps; nil keeps the stored one (or `VolumeScale.defaultStart`).
@@ -23,11 +26,12 @@ public struct PlaybackConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        device: String = "default", seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
+        device: String = "default", mixer: String? = nil, seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
         once: Bool = false, saveInterval: Duration = .seconds(2), firstRetryDelay: Duration = .milliseconds(250),
         maxRetryDelay: Duration = .seconds(5), onceDeviceAttempts: Int = 5
     ) {
         self.device = device
+        self.mixer = mixer
         self.seed = seed
         self.volume = volume
         self.scale = scale

@@ -19,6 +19,8 @@ public actor PlaybackEngine {
     private var machine: PlayerMachine?
     private var tracks: [TrackID: CatalogTrack] = [:]
     private var audio: AudioThread?
+    /// The hardware volume control, when one is configured and was found; volume then never touches samples.
+    private var hardwareVolume: HardwareVolume?
     private var lastToken: UInt64 = 0
     /// The start token of the machine's current track.
     private var currentToken: UInt64 = 0
@@ -92,8 +94,13 @@ public actor PlaybackEngine {
         let volume = configuration.scale.clamp(configuration.volume ?? stored?.volume ?? VolumeScale.defaultStart)
         machine = PlayerMachine(order: order, volume: volume, scale: configuration.scale, once: configuration.once)
         let continuation = self.continuation
+        if let control = configuration.mixer {
+            hardwareVolume = HardwareVolume(device: configuration.device, control: control, log: log)
+        }
+        let startGain = hardwareVolume == nil ? configuration.scale.gain(volume) : 1.0
+        hardwareVolume?.apply(gain: configuration.scale.gain(volume))
         do {
-            audio = try AudioThread(device: configuration.device, gain: configuration.scale.gain(volume)) { event in
+            audio = try AudioThread(device: configuration.device, gain: startGain) { event in
                 continuation.yield(.audio(event))
             }
         } catch {
@@ -270,7 +277,11 @@ public actor PlaybackEngine {
                 audio?.post(.resume)
                 startSaveTimer()
             case .setGain(let gain, let ramp):
-                audio?.post(.gain(gain, ramp: ramp))
+                if let hardwareVolume {
+                    hardwareVolume.apply(gain: gain)
+                } else {
+                    audio?.post(.gain(gain, ramp: ramp))
+                }
             case .markUnplayable(let id, let reason):
                 tracks[id] = nil
                 guard markUnplayable else { break }

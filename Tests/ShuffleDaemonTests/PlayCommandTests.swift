@@ -59,6 +59,19 @@ import Testing
         #expect(lines.sorted() == manifest.playable.map(displayLine).sorted())
     }
 
+    /// `--mixer` names a hardware volume control; where the card has none (no card at all here) the player
+    /// says so and plays with software volume, every frame still there.
+    @Test func aMixerControlThatIsNotThereFallsBackToSoftwareVolume() throws {
+        defer { folder.remove() }
+        let manifest = try TestLibrary.generate(at: library, tracks: 3, formats: .same, broken: 0, extras: false)
+        let result = try play(["--once", "--seed", "2", "--volume", "20", "--mixer", "PCM"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("hardware volume control 'PCM'"))
+        #expect(result.stderr.contains("using software volume"))
+        let frames = manifest.playable.compactMap(\.samples).reduce(0, +)
+        #expect((try? Data(contentsOf: capture).count) == Int(frames) * 4)
+    }
+
     @Test func aMixedLibraryWithBrokenFilesPlaysEveryPlayableTrackOnceAndSkipsTheRest() throws {
         defer { folder.remove() }
         let manifest = try TestLibrary.generate(at: library, tracks: 12, seed: 5, formats: .mixed, broken: 6)

@@ -16,6 +16,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let loop: EventLoop
     private let store: LibraryStore
     private let device: String
+    private let mixer: String?
     private let steps: Int
     private var cap: Int
     private let log: Log
@@ -34,6 +35,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.loop = loop
         self.store = store
         self.device = config.device
+        self.mixer = config.mixer
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
         self.log = log
@@ -60,7 +62,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         volumeRef = reference
         self.level = level
         let configuration = PlaybackConfiguration(
-            device: device, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
+            device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         let announced = self.announced
         announced.withLock { $0 = nil }
         generation += 1

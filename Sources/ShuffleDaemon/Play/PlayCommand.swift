@@ -29,7 +29,7 @@ enum PlayCommand {
             return LibraryOutput.report(error).code
         }
         let configuration = PlaybackConfiguration(
-            device: options.device, seed: options.seed, volume: options.volume,
+            device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track in
             FileHandle.standardOutput.write(Data((track.displayName + "\n").utf8))
