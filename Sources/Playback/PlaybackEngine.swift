@@ -55,7 +55,8 @@ public actor PlaybackEngine {
         (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
     }
 
-    /// Passes a key or button press in. `previous` gets the measured position filled in.
+    /// Passes a key or button press in. `previous` and `seek` get the measured position (and `seek` the
+    /// track length) filled in.
     public nonisolated func send(_ event: PlayerEvent) {
         continuation.yield(.player(event, at: .now))
     }
@@ -129,12 +130,19 @@ public actor PlaybackEngine {
             guard ending == nil else { return false }
             var event = event
             if case .previous = event { event = .previous(positionMs: currentPositionMs()) }
+            if case .seek(_, let delta, _) = event {
+                let duration = machine?.order.current.flatMap { tracks[$0]?.stream.durationMs } ?? 0
+                event = .seek(positionMs: currentPositionMs(), byMs: delta, durationMs: duration)
+            }
             let cut: Bool
             switch event {
-            case .next, .previous: cut = true
+            case .next, .previous, .seek: cut = true
             default: cut = false
             }
+            let cursorBefore = machine?.order.cursor
             await apply(event, cut: cut, at: at)
+            // A seek within the track restarts its audio but is not a new track: no second line for it.
+            if case .seek = event, machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
         case .audio(let event):
             return await handle(event)
         case .saveTick(let generation):

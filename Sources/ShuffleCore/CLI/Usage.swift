@@ -56,7 +56,7 @@ public enum Usage {
                                            [--volume V] [--max-volume V] [--once]
 
                 Indexes DIR, then plays it shuffled, resuming where the last run stopped.
-                Keys on a terminal: space play/pause, n next, p previous, + and - volume, q quit.
+                Keys on a terminal: space play/pause, n next, p previous, . and , seek 5 s, + and - volume, q quit.
                   --db FILE        the library database
                   --device PCM     the ALSA device (default: default)
                   --mixer CONTROL  set this hardware volume control (PCM, Digital, ...) instead of

@@ -139,6 +139,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func resume() { engine?.send(.playPause) }
     func next() { engine?.send(.next) }
     func previous() { engine?.send(.previous(positionMs: 0)) }
+    func seek(by milliseconds: Int64) { engine?.send(.seek(positionMs: 0, byMs: milliseconds, durationMs: 0)) }
 
     func setLevel(_ level: Int) {
         self.level = level

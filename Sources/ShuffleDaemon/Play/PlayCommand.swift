@@ -39,6 +39,8 @@ enum PlayCommand {
             case " ": engine.send(.playPause)
             case "n": engine.send(.next)
             case "p": engine.send(.previous(positionMs: 0))
+            case ".", ">": engine.send(.seek(positionMs: 0, byMs: 5_000, durationMs: 0))
+            case ",", "<": engine.send(.seek(positionMs: 0, byMs: -5_000, durationMs: 0))
             case "+", "=": engine.send(.volumeUp)
             case "-", "_": engine.send(.volumeDown)
             case "q", "Q": engine.quit()
