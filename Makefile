@@ -43,12 +43,14 @@ fuzz:
 	$(SWIFT) build --sanitize=fuzzer --product ShuffleboxFuzz -Xswiftc -sanitize=fuzzer,address --build-path .build/fuzz
 	@scripts/fuzz $(FUZZ_SECONDS)
 
+# TSAN_OPTIONS=atexit_sleep_ms=0: ThreadSanitizer otherwise sleeps 1 s in every process that exits, and the
+# daemon tests run `shufflebox status` many times against a player that keeps real time.
 sanitize:
 	@scripts/install-deps test
 	$(SWIFT) build --sanitize=address --build-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --build-path .build/asan
 	$(SWIFT) build --sanitize=thread --build-path .build/tsan
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+	TSAN_OPTIONS=atexit_sleep_ms=0 $(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # A bootable disk image for board/$(BOARD) in .image/out/$(BOARD)/ (root; see image/README.md).
 image:

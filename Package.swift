@@ -32,20 +32,22 @@ let package = Package(
         .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
+        // A pthread mutex ThreadSanitizer can see (Synchronization.Mutex's futex hand-over it cannot).
+        .target(name: "LibPThread", swiftSettings: strict),
 
         // MARK: Pure domain
         .target(name: "ShuffleCore", swiftSettings: strict),
 
         // MARK: Adapters
         .target(name: "MediaProbe", dependencies: ["ShuffleCore"], swiftSettings: strict),
-        .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite"], swiftSettings: strict),
-        .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123"], swiftSettings: strict),
+        .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
+        .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123", "LibPThread"], swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
 
         // MARK: Composition root and executables
         .target(
             name: "ShuffleDaemon",
-            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "LibLinux"],
+            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "LibLinux", "LibPThread"],
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
@@ -55,7 +57,7 @@ let package = Package(
             name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe", "MusicLibrary"], swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore"], swiftSettings: strict),
+        .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore", "LibPThread"], swiftSettings: strict),
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
@@ -67,14 +69,14 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",
-            dependencies: ["MusicLibrary", "ShuffleTestSupport"],
+            dependencies: ["MusicLibrary", "ShuffleTestSupport", "LibPThread"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport", "LibPThread"], swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",
-            dependencies: ["ShuffleDaemon", "ShuffleTestSupport"],
+            dependencies: ["ShuffleDaemon", "ShuffleTestSupport", "LibPThread"],
             swiftSettings: strict
         ),
     ]

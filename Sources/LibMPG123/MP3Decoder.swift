@@ -1,6 +1,5 @@
 internal import CMPG123
 internal import Glibc
-import Synchronization
 
 /// One libmpg123 decoder handle, owned by one thread (the audio thread), reused for track after track.
 ///
@@ -169,17 +168,14 @@ public struct MP3Decoder: ~Copyable {
 
     // MARK: - Library initialisation
 
-    private static let initialised = Mutex<Int32?>(nil)
+    /// The result of the one `mpg123_init` call: a lazy `static let` runs its initialiser exactly once, and
+    /// other threads wait for it (`swift_once`, which ThreadSanitizer sees as ordering, unlike a contended
+    /// `Synchronization.Mutex`).
+    private static let initialisation: Int32 = mpg123_init()
 
     /// `mpg123_init` must run once before the first handle; it is cheap but not documented thread-safe.
     private static func initialiseLibrary() throws(MPG123Error) {
-        let rc = initialised.withLock { state -> Int32 in
-            if let state { return state }
-            let rc = mpg123_init()
-            state = rc
-            return rc
-        }
-        try check(rc, "mpg123_init")
+        try check(initialisation, "mpg123_init")
     }
 }
 

@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
+import LibPThread
 import LibSQLite
 import ShuffleCore
-import Synchronization
 
 extension Indexer {
     /// Probe reasons that mean the file (or the whole stick) went away while being read, rather than the
@@ -107,9 +107,9 @@ extension Indexer {
 
 /// Probe results filled in by several threads, one slot each; a slot stays nil when the run was cancelled.
 final class ProbeResults: Sendable {
-    private let slots: Mutex<[ProbeOutcome?]>
+    private let slots: PThreadMutex<[ProbeOutcome?]>
 
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    init(count: Int) { slots = PThreadMutex(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ outcome: ProbeOutcome) { slots.withLock { $0[index] = outcome } }
 

@@ -1,10 +1,10 @@
 @preconcurrency import Dispatch
-import Synchronization
+import LibPThread
 
-/// The audio thread's inbox: commands under a `Mutex`, polled once per period while playing; while idle or
-/// paused the thread blocks on a semaphore instead, so a paused player makes no wake-ups at all.
+/// The audio thread's inbox: commands under a lock, polled once per period while playing; while idle or paused
+/// the thread blocks on a semaphore instead, so a paused player makes no wake-ups at all.
 final class AudioMailbox: Sendable {
-    private let pending = Mutex<[AudioCommand]>([])
+    private let pending = PThreadMutex<[AudioCommand]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     /// Posts a command and wakes the thread if it is waiting.
@@ -37,7 +37,7 @@ struct AudioPosition: Sendable, Equatable {
 
 /// The latest `AudioPosition`, written by the audio thread once per period and read by the engine.
 final class PositionBox: Sendable {
-    private let value = Mutex(AudioPosition())
+    private let value = PThreadMutex(AudioPosition())
 
     /// The latest position.
     var current: AudioPosition { value.withLock { $0 } }

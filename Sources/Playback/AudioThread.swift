@@ -1,7 +1,7 @@
 internal import Glibc
 import LibALSA
 import LibMPG123
-import Synchronization
+import LibPThread
 
 /// The dedicated audio thread: decodes with libmpg123, applies the software volume and writes to ALSA.
 ///
@@ -12,7 +12,7 @@ import Synchronization
 public final class AudioThread: Sendable {
     private let mailbox = AudioMailbox()
     private let position = PositionBox()
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = PThreadMutex<pthread_t?>(nil)
 
     /// Starts the thread. `events` is called on the audio thread; it must not block.
     public init(device: String, gain: Double, events: @escaping @Sendable (AudioEvent) -> Void) throws(MPG123Error) {
@@ -72,7 +72,7 @@ private final class ThreadBody: Sendable {
 private final class Box: Sendable {
     // The decoder is created on the caller's thread (so its failure can be thrown there) and taken once by
     // the audio thread, which owns it from then on.
-    private let slot: Mutex<MP3Decoder?>
-    init(_ decoder: consuming MP3Decoder) { slot = Mutex(Optional(decoder)) }
+    private let slot: PThreadMutex<MP3Decoder?>
+    init(_ decoder: consuming MP3Decoder) { slot = PThreadMutex(Optional(decoder)) }
     func take() -> MP3Decoder? { slot.withLock { value in value.take() } }
 }

@@ -1,10 +1,10 @@
+import LibPThread
 import ShuffleCore
-import Synchronization
 
 /// A `Sleeper` that records every requested wait and sleeps only a thousandth of it for real, so timers and
 /// back-off run in order, fast, and without a busy loop.
 public final class RecordingSleeper: Sleeper {
-    private let requests = Mutex<[Duration]>([])
+    private let requests = PThreadMutex<[Duration]>([])
     private let scale: Int
 
     /// Creates a sleeper that really waits `duration / scale`.

@@ -1,8 +1,8 @@
 import Foundation
+import LibPThread
 import MusicLibrary
 import ShuffleCore
 import ShuffleTestSupport
-import Synchronization
 import Testing
 
 /// The scanner and the incremental indexer on real folder trees with real MP3 files.
@@ -37,14 +37,14 @@ import Testing
     /// Indexes `root` with a fresh connection (so `totalChanges` is this run's) and a prober that counts reads.
     func index() throws -> (IndexSummary, Int64, [String], probed: Int) {
         let database = try LibraryDatabase(path: folder + "/library.db", create: true)
-        let reads = Mutex(0)
+        let reads = PThreadMutex(0)
         var prober = FileProber.mediaProbe
         let probe = prober.probe
         prober.probe = { path in
             reads.withLock { $0 += 1 }
             return probe(path)
         }
-        let warnings = Mutex<[String]>([])
+        let warnings = PThreadMutex<[String]>([])
         let indexer = Indexer(database: database, prober: prober, warn: { line in warnings.withLock { $0.append(line) } })
         let real = try #require(LibraryLocation.realPath(root))
         let summary = try indexer.run(root: real, key: VolumeRef.pathKey(for: real), now: 1_700_000_000)

@@ -1,8 +1,8 @@
 import Foundation
+import LibPThread
 import MusicLibrary
 import ShuffleCore
 import ShuffleTestSupport
-import Synchronization
 import Testing
 
 /// A stick that goes away mid-index (a folder or the whole tree vanishing, a lazy unmount, cancellation)
@@ -21,7 +21,7 @@ struct VanishingStickTests {
         progress: @escaping (IndexProgress) -> Void = { _ in }, hook: ((PathBytes) -> Void)? = nil
     ) throws -> (summary: IndexSummary, warnings: [String]) {
         let database = try LibraryDatabase(path: databasePath, create: true)
-        let warnings = Mutex<[String]>([])
+        let warnings = PThreadMutex<[String]>([])
         var indexer = Indexer(
             database: database, prober: .mediaProbe, warn: { line in warnings.withLock { $0.append(line) } },
             progress: progress, cancellation: cancellation)
@@ -59,7 +59,7 @@ struct VanishingStickTests {
         try FileManager.default.copyItem(atPath: root + "/" + someTrack, toPath: root + "/new arrival.mp3")
         let folders = try topFolders()
         #expect(folders.count > 2)
-        let removed = Mutex<[String]>([])
+        let removed = PThreadMutex<[String]>([])
         let second = try index(hook: { entering in
             guard removed.withLock({ $0.isEmpty }) else { return }
             let keep = entering.display.split(separator: "/").first.map(String.init)
@@ -95,7 +95,7 @@ struct VanishingStickTests {
         let before = try listed()
         try FileManager.default.copyItem(
             atPath: root + "/" + before.keys.sorted()[0], toPath: root + "/new arrival.mp3")
-        let pulled = Mutex(false)
+        let pulled = PThreadMutex(false)
         let second = try index(hook: { _ in
             guard !pulled.withLock({ $0 }) else { return }
             pulled.withLock { $0 = true }
@@ -112,7 +112,7 @@ struct VanishingStickTests {
         try TestLibrary.generate(at: URL(fileURLWithPath: root), tracks: 40, seed: 6, extras: false)
         #expect(try index().summary.isComplete)
         let before = try listed()
-        let swapped = Mutex(false)
+        let swapped = PThreadMutex(false)
         let second = try index(hook: { _ in
             guard !swapped.withLock({ $0 }) else { return }
             swapped.withLock { $0 = true }
@@ -183,7 +183,7 @@ struct VanishingStickTests {
         #expect(before.count == 2000)
 
         // The stick goes after a few folders.
-        let entered = Mutex(0)
+        let entered = PThreadMutex(0)
         let second = try index(root: stick, hook: { _ in
             let count = entered.withLock { $0 += 1; return $0 }
             if count == 5 { _ = try? Run.program("/bin/umount", ["-l", stick]) }

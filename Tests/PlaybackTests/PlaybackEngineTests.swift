@@ -1,13 +1,13 @@
 import Foundation
+import LibPThread
 import Playback
 import ShuffleCore
 import ShuffleTestSupport
-import Synchronization
 import Testing
 
 /// Collects the announced track lines.
 final class Announcements: Sendable {
-    private let lines = Mutex<[CatalogTrack]>([])
+    private let lines = PThreadMutex<[CatalogTrack]>([])
     func append(_ track: CatalogTrack) { lines.withLock { $0.append(track) } }
     var tracks: [CatalogTrack] { lines.withLock { $0 } }
     var ids: [TrackID] { tracks.map(\.id) }
@@ -95,7 +95,7 @@ final class Announcements: Sendable {
         let library = try GeneratedLibrary(tracks: 2, formats: "same", seconds: "0.3")
         defer { library.remove() }
         let sleeper = RecordingSleeper()
-        let notices = Mutex<[PlaybackNotice]>([])
+        let notices = PThreadMutex<[PlaybackNotice]>([])
         let engine = PlaybackEngine(
             catalog: InMemoryCatalog(tracks: library.catalogTracks()),
             configuration: PlaybackConfiguration(

@@ -1,6 +1,6 @@
 import Foundation
+import LibPThread
 import ShuffleTestSupport
-import Synchronization
 
 /// A running `shufflebox play`, whose stdout lines can be awaited while it plays.
 final class PlayerProcess: Sendable {
@@ -77,5 +77,5 @@ final class PlayerProcess: Sendable {
 
 /// What a child wrote, filled by the pipe handlers.
 final class OutputBox: Sendable {
-    let value = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
+    let value = PThreadMutex<(stdout: Data, stderr: Data)>((Data(), Data()))
 }

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import LibPThread
 
 /// Runs async work from the event loop's thread and waits for it, at most `timeout` seconds.
 ///
 /// The loop thread is a plain `Thread`, not the cooperative pool, so waiting here blocks no Swift
 /// task; the work itself runs on the pool (or the store's queue). Nil when it failed or timed out.
 func blocking<T: Sendable>(timeout: Double = 2, _ work: @escaping @Sendable () async throws -> T) -> T? {
-    let result = Mutex<T?>(nil)
+    let result = PThreadMutex<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
         let value = try? await work()
@@ -19,9 +19,9 @@ func blocking<T: Sendable>(timeout: Double = 2, _ work: @escaping @Sendable () a
 
 /// A value shared between threads behind a mutex, as a class so closures can hold it.
 final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let mutex: PThreadMutex<Value>
     /// Creates the box.
-    init(_ value: Value) { mutex = Mutex(value) }
+    init(_ value: Value) { mutex = PThreadMutex(value) }
     /// Runs `body` with the value locked.
     func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }

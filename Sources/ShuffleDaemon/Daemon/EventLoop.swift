@@ -1,6 +1,6 @@
 import Foundation
 import LibLinux
-import Synchronization
+import LibPThread
 
 /// The daemon's control loop: one thread waiting in `poll(2)` on every descriptor that matters
 /// (sockets, the mount table, the signal pipe, button sources), a `timerfd` armed only for the next
@@ -23,7 +23,7 @@ final class EventLoop: @unchecked Sendable {
     private var timers: [String: (deadline: UInt64, action: () -> Void)] = [:]
     private let timer: TimerFD
     private let wake: EventFD
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let inbox = PThreadMutex<[@Sendable () -> Void]>([])
     private var running = false
 
     /// Creates the loop's timer and wake-up descriptors.
