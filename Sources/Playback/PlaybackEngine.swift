@@ -330,8 +330,15 @@ public actor PlaybackEngine {
     // MARK: - Resume point
 
     private func currentPositionMs() -> Int64 {
-        guard let heard = audio?.heard, heard.token == currentToken else { return startPositionMs }
-        return heard.positionMs
+        guard let heard = audio?.heard else { return startPositionMs }
+        if heard.token == currentToken { return heard.positionMs }
+        // The audio thread has already gone on, gaplessly, to a track queued after this one, and the
+        // engine has not yet heard that this one ended: this track is over. Saving its start position
+        // here would send a resume after a power cut back to the beginning of a finished track.
+        if heard.token > currentToken, let id = machine?.order.current, let track = tracks[id] {
+            return track.stream.durationMs
+        }
+        return startPositionMs
     }
 
     private func save() async {
