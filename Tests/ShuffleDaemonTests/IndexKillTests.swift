@@ -50,3 +50,39 @@ extension LibraryCommandTests {
         #expect(killedWhileRunning > 0, "seed \(seed)")
     }
 }
+
+extension LibraryCommandTests {
+    @Test(.enabled(if: geteuid() == 0 && TestLibrary.isAvailable, "mounts a tmpfs; needs python3 and lame"))
+    func aStickUnmountedWhileIndexingKeepsEveryTrack() throws {
+        let stick = scratch.appending("mnt")
+        try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: false)
+        #expect(try Run.program("/bin/mount", ["-t", "tmpfs", "-o", "size=512m", "tmpfs", stick.path]).status == 0)
+        defer { _ = try? Run.program("/bin/umount", ["-l", stick.path]) }
+        let manifest = try TestLibrary.generate(at: stick, tracks: 3000, seed: 31, formats: .same, seconds: 1)
+        _ = try index(stick)
+        try expectListing(matches: manifest)
+        let before = try listing()
+
+        // Every file changes, so the next run reads all of them again; the stick goes away part-way.
+        let touched = try Run.program("/usr/bin/find", [stick.path, "-type", "f", "-exec", "touch", "{}", "+"])
+        #expect(touched.status == 0, "\(touched.stderr)")
+        let process = Process()
+        process.executableURL = PackagePaths.shufflebox
+        process.arguments = ["index", stick.path, "--db", db]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        usleep(UInt32.random(in: 0...400_000))
+        #expect(try Run.program("/bin/umount", ["-l", stick.path]).status == 0)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
+            #expect(stderr.contains("nothing was removed"), "\(stderr)")
+        }
+        let after = try listing()
+        #expect(Set(after.keys) == Set(before.keys), "every track of the unplugged stick is still listed; \(stderr)")
+        let unplayable = after.filter { $0.value["status"] as? String == "unplayable" }.count
+        #expect(unplayable == before.filter { $0.value["status"] as? String == "unplayable" }.count, "\(stderr)")
+    }
+}
