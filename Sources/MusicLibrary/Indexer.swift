@@ -80,7 +80,9 @@ public struct Indexer {
             if counters.filesSeen % 256 == 0 { progress(counters) }
             guard !prober.isIgnored(entry.path) else { return }
             if let file = known.removeValue(forKey: entry.path) {
-                if file.size != entry.size || file.mtimeNs != entry.mtimeNs { work.append(.update(id: file.id, entry, isMove: false)) }
+                if file.size != entry.size || file.mtimeNs != entry.mtimeNs {
+                    work.append(.update(id: file.id, entry, isMove: false))
+                }
             } else {
                 fresh.append(entry)
             }
@@ -136,7 +138,9 @@ public struct Indexer {
     }
 
     /// Fills in the library's counts after the run and reports them.
-    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError) -> IndexSummary {
+    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError)
+        -> IndexSummary
+    {
         var summary = summary
         var counters = counters
         if let volume = try database.existingVolume(key: key) {

@@ -20,8 +20,10 @@ extension LibraryCommandTests {
         return wasRunning && process.terminationReason == .uncaughtSignal
     }
 
-    @Test(.enabled(if: TestLibrary.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
-                   "needs python3, lame and sqlite3"))
+    @Test(
+        .enabled(
+            if: TestLibrary.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+            "needs python3, lame and sqlite3"))
     func killNineDuringIndexingNeverCorruptsAndTheNextRunIsExact() throws {
         let root = scratch.appending("big")
         try TestLibrary.generate(at: root, tracks: 3000, seed: 21)
@@ -41,7 +43,9 @@ extension LibraryCommandTests {
             }
             if try indexKilled(root, after: delay) { killedWhileRunning += 1 }
             let check = try Run.program("/usr/bin/sqlite3", [db, "PRAGMA integrity_check"])
-            #expect(check.stdout == "ok\n", "round \(round), seed \(seed), killed after \(delay): \(check.stdout)\(check.stderr)")
+            #expect(
+                check.stdout == "ok\n",
+                "round \(round), seed \(seed), killed after \(delay): \(check.stdout)\(check.stderr)")
             _ = try index(root)
             try expectListing(matches: try Manifest(libraryRoot: root))
         }
