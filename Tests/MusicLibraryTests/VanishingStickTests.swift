@@ -208,3 +208,27 @@ struct VanishingStickTests {
         #expect(try listed() == before, "every track of the unmounted stick is still indexed")
     }
 }
+
+extension VanishingStickTests {
+    @Test func anEmptyMountPointIsNotTakenForAnEmptiedStick() throws {
+        try TestLibrary.generate(at: URL(fileURLWithPath: root), tracks: 10, seed: 12, extras: false)
+        #expect(try index().summary.isComplete)
+        let before = try listed()
+        let kept = scratch.path + "/kept.mp3"
+        try FileManager.default.copyItem(atPath: root + "/" + before.keys.sorted()[0], toPath: kept)
+        // The stick is gone and its mount point is left behind, empty (hidden files do not count).
+        try FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root + "/.Trashes", withIntermediateDirectories: true)
+        let second = try index()
+        #expect(!second.summary.isComplete, "\(second.summary.outcome)")
+        #expect(second.summary.removed == 0)
+        #expect(second.warnings.contains { $0.contains("is empty") }, "\(second.warnings)")
+        #expect(try listed() == before)
+
+        // One file back: the walk is complete again, and the others are removed as they should be.
+        try FileManager.default.moveItem(atPath: kept, toPath: root + "/only.mp3")
+        let third = try index()
+        #expect(third.summary.isComplete)
+        #expect(try listed().keys.sorted() == ["only.mp3"])
+    }
+}
