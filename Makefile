@@ -4,8 +4,9 @@ SWIFT ?= swift
 LIBRARY ?=
 DEVICE ?= default
 FUZZ_SECONDS ?= 60
+BOARD ?= qemu
 
-.PHONY: all build release test demo bench fuzz sanitize deps lint clean
+.PHONY: all build release test demo bench fuzz sanitize deps lint clean image image-test
 
 all: build
 
@@ -48,6 +49,14 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --build-path .build/asan
 	$(SWIFT) build --sanitize=thread --build-path .build/tsan
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+
+# A bootable disk image for board/$(BOARD) in .image/out/$(BOARD)/ (root; see image/README.md).
+image:
+	@image/build $(BOARD)
+
+# Boots the qemu image with virtual USB sticks, snd-aloop and gpio-sim; not part of `make test`.
+image-test:
+	@image/test
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests

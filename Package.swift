@@ -51,7 +51,8 @@ let package = Package(
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
         // In-process search latency at 100,000 tracks for `make bench` (scripts/bench).
         .executableTarget(name: "ShuffleboxBench", dependencies: ["ShuffleCore", "MusicLibrary", "LibSQLite"], swiftSettings: strict),
-        .executableTarget(name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe"], swiftSettings: strict),
+        .executableTarget(
+            name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe", "MusicLibrary"], swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore"], swiftSettings: strict),
@@ -61,7 +62,9 @@ let package = Package(
             dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",
             dependencies: ["MusicLibrary", "ShuffleTestSupport"],

@@ -18,11 +18,16 @@ public struct PCMDevice: ~Copyable {
     /// What the device agreed to; nil until `configure` succeeds.
     public private(set) var configuration: PCMConfiguration?
 
-    /// Opens the playback PCM `name` (`default`, `hw:1,0`, `plughw:…`, `dmix`, a name from asound.conf) in
-    /// blocking mode. Wraps `snd_pcm_open`.
+    /// Opens the playback PCM `name` (`default`, `hw:1,0`, `plughw:…`, `dmix`, a name from asound.conf).
+    /// Wraps `snd_pcm_open`.
+    ///
+    /// The PCM is opened non-blocking and `write` waits itself with `snd_pcm_wait` and a timeout: a blocking
+    /// `snd_pcm_writei` polls with no timeout, and ALSA's pulse plugin can miss the wake-up after a drop,
+    /// which would hang the audio thread (seen with alsa-plugins 1.2.7 behind a PulseAudio null sink).
     public init(name: String) throws(ALSAError) {
         var opened: OpaquePointer?
-        try check(snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open", name)
+        try check(
+            snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK), "snd_pcm_open", name)
         guard let opened else { throw ALSAError(code: ENODEV, function: "snd_pcm_open", device: name) }
         pcm = opened
         self.name = name
@@ -31,7 +36,9 @@ public struct PCMDevice: ~Copyable {
     deinit { snd_pcm_close(pcm) }
 
     /// Sets S16_LE interleaved at exactly `sampleRate` and `channels`, a ~20 ms period and a ~120 ms
-    /// buffer, and prepares the device. Playback starts once half the buffer is queued (or on `drain`).
+    /// buffer, and prepares the device. Playback starts as soon as one period is queued: a higher start
+    /// threshold can deadlock plugins whose writable space after a drop is less than the threshold (ALSA's
+    /// pulse plugin does this), and the decoder refills far faster than real time anyway.
     /// Wraps `snd_pcm_hw_params` and `snd_pcm_sw_params`.
     public mutating func configure(sampleRate: Int, channels: Int) throws(ALSAError) {
         var hw: OpaquePointer?
@@ -67,7 +74,7 @@ public struct PCMDevice: ~Copyable {
         defer { snd_pcm_sw_params_free(sw) }
         try check(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current", name)
         try check(
-            snd_pcm_sw_params_set_start_threshold(pcm, sw, max(periodFrames, bufferFrames / 2)),
+            snd_pcm_sw_params_set_start_threshold(pcm, sw, periodFrames),
             "snd_pcm_sw_params_set_start_threshold", name)
         try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params", name)
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
@@ -76,26 +83,41 @@ public struct PCMDevice: ~Copyable {
             bufferFrames: Int(bufferFrames), canPause: canPause)
     }
 
-    /// Writes the first `frames` frames of `samples` (interleaved), blocking while the buffer is full.
-    /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here and the write goes on; only a
-    /// device that is gone or refuses throws. Wraps `snd_pcm_writei` and `snd_pcm_recover`.
-    public mutating func write(_ samples: [Int16], frames: Int) throws(ALSAError) {
+    /// Writes up to `frames` frames of `samples` (interleaved) starting at frame `offset`, and returns how many
+    /// the device took. When the buffer is full it waits for room once, for at most two periods, so the
+    /// caller regains control at least that often (the audio thread reads its mailbox in between).
+    /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here; only a device that is gone or
+    /// refuses throws. Wraps `snd_pcm_writei`, `snd_pcm_wait` and `snd_pcm_recover`.
+    public mutating func write(_ samples: [Int16], offset: Int = 0, frames: Int) throws(ALSAError) -> Int {
         guard let configuration else { preconditionFailure("PCMDevice.write before configure") }
-        precondition(frames * configuration.channels <= samples.count, "PCMDevice.write past the buffer")
+        precondition((offset + frames) * configuration.channels <= samples.count, "PCMDevice.write past the buffer")
+        let waitMilliseconds = Int32(max(10, 2 * configuration.periodFrames * 1000 / configuration.sampleRate))
         var written = 0
         var recoveries = 0
+        var waited = false
         while written < frames {
+            let start = (offset + written) * configuration.channels
             let rc = samples.withUnsafeBufferPointer { buffer in
-                snd_pcm_writei(
-                    pcm, buffer.baseAddress! + written * configuration.channels, snd_pcm_uframes_t(frames - written))
+                snd_pcm_writei(pcm, buffer.baseAddress! + start, snd_pcm_uframes_t(frames - written))
             }
             if rc >= 0 {
                 written += Int(rc)
                 recoveries = 0
+                if rc == 0 && waited { break }
                 continue
             }
             let error = Int32(rc)
-            if error == -EAGAIN || error == -EINTR { continue }
+            if error == -EAGAIN || error == -EINTR {
+                if waited { break }
+                waited = true
+                if snd_pcm_wait(pcm, waitMilliseconds) == 0,
+                    snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED
+                {
+                    // A prepared stream below its start threshold that cannot take more: start it.
+                    _ = snd_pcm_start(pcm)
+                }
+                continue
+            }
             recoveries += 1
             // snd_pcm_recover handles -EPIPE (underrun), -ESTRPIPE (suspend) and -EINTR; anything else, or a
             // recovery that keeps failing, means the device is in trouble the caller must hear about.
@@ -103,6 +125,13 @@ public struct PCMDevice: ~Copyable {
                 throw ALSAError(code: -error, function: "snd_pcm_writei", device: name)
             }
         }
+        return written
+    }
+
+    /// Writes all `frames` frames of `samples`, however long the device takes. Wraps `snd_pcm_writei`.
+    public mutating func writeAll(_ samples: [Int16], frames: Int) throws(ALSAError) {
+        var done = 0
+        while done < frames { done += try write(samples, offset: done, frames: frames - done) }
     }
 
     /// Stops at once, discarding what is buffered, and prepares for new samples. Wraps `snd_pcm_drop` and
@@ -114,6 +143,9 @@ public struct PCMDevice: ~Copyable {
 
     /// Plays what is buffered to the end, then prepares for new samples. Wraps `snd_pcm_drain`.
     public mutating func drain() throws(ALSAError) {
+        // Non-blocking drain returns -EAGAIN at once; drain is the one call that must wait to the end.
+        snd_pcm_nonblock(pcm, 0)
+        defer { snd_pcm_nonblock(pcm, 1) }
         let rc = snd_pcm_drain(pcm)
         if rc < 0 && rc != -EPIPE { throw ALSAError(code: -rc, function: "snd_pcm_drain", device: name) }
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)

@@ -15,6 +15,8 @@ public struct MP3Decoder: ~Copyable {
     private var fd: Int32 = -1
     /// Errors in a row while reading; a few are tolerated (damaged frames are skipped), then the track ends.
     private var consecutiveErrors = 0
+    /// The path of the open track, for messages.
+    private var context = ""
 
     /// Creates a decoder. Wraps `mpg123_init` (once per process), `mpg123_new`, `mpg123_param2` and
     /// `mpg123_format`.
@@ -68,12 +70,16 @@ public struct MP3Decoder: ~Copyable {
         guard opened >= 0 else { throw MPG123Error(code: -errno, function: "open", context: context) }
         fd = opened
         consecutiveErrors = 0
-        do {
-            try check(shim_mpg123_open_fd(handle, opened), "mpg123_open_fd", context)
+        self.context = context
+        do throws(MPG123Error) {
+            errno = 0
+            var rc = shim_mpg123_open_fd(handle, opened)
             var rate = 0
             var channels: Int32 = 0
             var encoding: Int32 = 0
-            try check(mpg123_getformat(handle, &rate, &channels, &encoding), "mpg123_getformat", context)
+            if rc == MPG123_OK.rawValue { rc = mpg123_getformat(handle, &rate, &channels, &encoding) }
+            if rc != MPG123_OK.rawValue, let failure = MP3Decoder.readFailure(errno, context) { throw failure }
+            try check(rc, "mpg123_getformat", context)
             return MP3Format(sampleRate: rate, channels: Int(channels))
         } catch {
             close()
@@ -94,13 +100,17 @@ public struct MP3Decoder: ~Copyable {
 
     /// Decodes into the front of `buffer` (its count is the most it may fill; it is never resized, so the
     /// audio thread can reuse one buffer without allocating). Damaged frames are skipped: libmpg123 resyncs
-    /// on its own, and a handful of errors in a row end the track instead of failing it. Wraps `mpg123_read`.
+    /// on its own, and a handful of errors in a row end the track instead of failing it. A file that cannot
+    /// be read any more (`read(2)` failing with EIO, ENODEV, ENXIO…: the stick was pulled out) throws an
+    /// error with function "read". Wraps `mpg123_read`.
     public mutating func read(into buffer: inout [Int16]) throws(MPG123Error) -> MP3ReadResult {
         while true {
             var done = 0
+            errno = 0
             let rc = buffer.withUnsafeMutableBytes { bytes in
                 mpg123_read(handle, bytes.baseAddress, bytes.count, &done)
             }
+            let readErrno = errno
             let samples = done / MemoryLayout<Int16>.size
             switch rc {
             case MPG123_OK.rawValue:
@@ -119,6 +129,7 @@ public struct MP3Decoder: ~Copyable {
                 // Only the feed reader asks for more; from a descriptor this means the file ended early.
                 return samples > 0 ? .samples(samples) : .done
             default:
+                if let failure = MP3Decoder.readFailure(readErrno, context) { throw failure }
                 consecutiveErrors += 1
                 if samples > 0 { return .samples(samples) }
                 if consecutiveErrors > 8 { return .done }
@@ -147,6 +158,13 @@ public struct MP3Decoder: ~Copyable {
     public func length() -> Int? {
         let frames = shim_mpg123_length(handle)
         return frames >= 0 ? Int(frames) : nil
+    }
+
+    /// The error for a libmpg123 failure whose cause was `read(2)` failing with `code` (the medium, not the
+    /// data), or nil when `code` is not such an error.
+    private static func readFailure(_ code: Int32, _ context: String) -> MPG123Error? {
+        guard [EIO, ENODEV, ENXIO, ESTALE, ENOTCONN, ENOMEDIUM, EBADF].contains(code) else { return nil }
+        return MPG123Error(code: -code, function: "read", context: context)
     }
 
     // MARK: - Library initialisation

@@ -3,7 +3,8 @@ internal import Glibc
 
 /// A libmpg123 failure: the code, the C function that returned it, and the file it concerned.
 public struct MPG123Error: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The libmpg123 error code (`MPG123_ERR`, `MPG123_BAD_FILE`, …), or `-errno` for a failed `open(2)`.
+    /// The libmpg123 error code (`MPG123_ERR`, `MPG123_BAD_FILE`, …), or `-errno` for a failed `open(2)` or
+    /// `read(2)` (function "open" or "read").
     public let code: Int32
     /// The C function that failed.
     public let function: String
@@ -17,11 +18,16 @@ public struct MPG123Error: Error, Sendable, Equatable, CustomStringConvertible {
         self.context = context
     }
 
-    /// The library's own words for the code (`mpg123_plain_strerror`), or `strerror` for an `open(2)` failure.
+    /// The library's own words for the code (`mpg123_plain_strerror`), or `strerror` for an `open(2)` or
+    /// `read(2)` failure.
     public var message: String {
-        if function == "open" { return String(cString: strerror(-code)) }
+        if let systemError { return String(cString: strerror(systemError)) }
         return String(cString: mpg123_plain_strerror(code))
     }
+
+    /// The `errno` of a failed `open(2)` or `read(2)` (the file could not be read, as opposed to holding no
+    /// audio), else nil.
+    public var systemError: Int32? { function == "open" || function == "read" ? -code : nil }
 
     /// "function: message (context)".
     public var description: String {

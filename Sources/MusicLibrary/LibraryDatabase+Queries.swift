@@ -126,25 +126,59 @@ extension LibraryDatabase {
     }
 
     /// Stores the resume point of `volume` in one small transaction.
+    ///
+    /// The connection otherwise runs `synchronous = NORMAL` (WAL commits reach the disk at the next
+    /// checkpoint), which would let a power cut take the last few resume points with it. This one
+    /// commit runs with `synchronous = FULL`, so it is on the card when the call returns: one fsync
+    /// every 2 seconds while playing, none while paused. The order is rewritten only when it changed.
     public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef, now: Int64) throws(LibraryError) {
+        let orderChanged = savedOrders[volume.id] != state.order
+        do {
+            try connection.execute("PRAGMA synchronous = FULL")
+        } catch {
+            throw .database(path: path, error)
+        }
+        defer { try? connection.execute("PRAGMA synchronous = NORMAL") }
         try transaction { () throws(SQLiteError) in
-            try withStatement(
-                """
-                INSERT OR REPLACE INTO playback(volume_id, order_blob, cursor, track_id, position_ms, volume, paused,
-                    updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                """
-            ) { statement throws(SQLiteError) in
-                try statement.bind(volume.id, at: 1)
-                try statement.bind(blob: PlaybackOrderCoding.encode(state.order), at: 2)
-                try statement.bind(state.cursor, at: 3)
-                try statement.bind(state.currentTrack?.rawValue, at: 4)
-                try statement.bind(state.positionMs, at: 5)
-                try statement.bind(state.volume, at: 6)
-                try statement.bind(state.paused ? 1 : 0, at: 7)
-                try statement.bind(now, at: 8)
-                try statement.run()
+            var updated = false
+            if !orderChanged {
+                updated = try withStatement(
+                    """
+                    UPDATE playback SET cursor = ?2, track_id = ?3, position_ms = ?4, volume = ?5, paused = ?6,
+                        updated_at = ?7 WHERE volume_id = ?1
+                    """
+                ) { statement throws(SQLiteError) in
+                    try statement.bind(volume.id, at: 1)
+                    try statement.bind(state.cursor, at: 2)
+                    try statement.bind(state.currentTrack?.rawValue, at: 3)
+                    try statement.bind(state.positionMs, at: 4)
+                    try statement.bind(state.volume, at: 5)
+                    try statement.bind(state.paused ? 1 : 0, at: 6)
+                    try statement.bind(now, at: 7)
+                    try statement.run()
+                    return connection.changes > 0
+                }
+            }
+            if !updated {
+                try withStatement(
+                    """
+                    INSERT OR REPLACE INTO playback(volume_id, order_blob, cursor, track_id, position_ms, volume,
+                        paused, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    """
+                ) { statement throws(SQLiteError) in
+                    try statement.bind(volume.id, at: 1)
+                    try statement.bind(blob: PlaybackOrderCoding.encode(state.order), at: 2)
+                    try statement.bind(state.cursor, at: 3)
+                    try statement.bind(state.currentTrack?.rawValue, at: 4)
+                    try statement.bind(state.positionMs, at: 5)
+                    try statement.bind(state.volume, at: 6)
+                    try statement.bind(state.paused ? 1 : 0, at: 7)
+                    try statement.bind(now, at: 8)
+                    try statement.run()
+                }
             }
         }
+        savedOrders[volume.id] = state.order
     }
 
     /// Marks track `id` of `volume` unplayable (a file that failed while playing).

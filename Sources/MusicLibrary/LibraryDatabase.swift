@@ -21,6 +21,9 @@ public final class LibraryDatabase {
     public let path: String
     let connection: Connection
     private var statements: [String: Statement] = [:]
+    /// The shuffle order last written for each volume id, so a save that only moves the position
+    /// rewrites a few integers instead of the whole order (80 KB for 10,000 tracks) every 2 seconds.
+    var savedOrders: [Int64: [TrackID]] = [:]
 
     /// Opens the database at `path`. With `create`, makes the file (and its folder) when missing;
     /// without, a missing file is `LibraryError.noLibrary`.

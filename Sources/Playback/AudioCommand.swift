@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// What the engine tells the audio thread, through `AudioMailbox`.
 enum AudioCommand: Sendable {
     /// Play `path` from `positionMs`; `token` names this start in later events. With `cut` (a key press)
@@ -24,10 +26,11 @@ public enum AudioEvent: Sendable, Equatable {
     case continued(ended: UInt64, token: UInt64)
     /// Track `token` finished and nothing was queued (or the queued file would not open): waiting.
     case ended(token: UInt64)
-    /// Track `token` yielded no audio at all.
-    case failed(token: UInt64, reason: String)
+    /// Track `token` could not be played: `cause` says whether the file itself is bad or it could not be
+    /// read; `positionMs` is how far it was heard (0 when it never started).
+    case failed(token: UInt64, reason: String, cause: TrackFailure, positionMs: Int64)
     /// The output device could not be opened, configured or written while playing `token`; the position
-    /// reached is kept so a retry continues there.
+    /// reached is kept so a retry continues there. `message` is a sentence naming the device.
     case deviceFailed(token: UInt64, message: String, positionMs: Int64)
     /// The thread has closed the device and ended (after `shutdown`).
     case closed
@@ -42,4 +45,19 @@ struct QueuedTrack: Sendable {
     var token: UInt64
     /// The file.
     var path: [UInt8]
+}
+
+/// Why a track could not be played: the difference between a bad file (skip it for good) and a file that
+/// could not be read (a stick pulled out, a file deleted since the index was made: never held against it).
+public enum TrackFailure: Sendable, Equatable {
+    /// The decoder read the file and found no audio in it, or only damaged data.
+    case noAudio
+    /// Opening or reading the file failed with `errno` (ENOENT, EIO, ENODEV, ENXIO, EACCES…).
+    case unreadable(errno: Int32)
+
+    /// Whether the failure says the medium is in trouble (I/O error, device gone) rather than one file.
+    public var isMediaError: Bool {
+        guard case .unreadable(let code) = self else { return false }
+        return [EIO, ENODEV, ENXIO, ESTALE, ENOTCONN, ENOMEDIUM].contains(code)
+    }
 }

@@ -32,6 +32,9 @@ struct AudioLoop: ~Copyable {
     private var requestedAt = ContinuousClock.now
     private var pausedAtFrame = 0
     private var queued: QueuedTrack?
+    /// Frames of `buffer` decoded and ready, and how many of them the device has taken.
+    private var bufferedFrames = 0
+    private var bufferWritten = 0
 
     init(
         decoder: consuming MP3Decoder, deviceName: String, gain: Double, mailbox: AudioMailbox,
@@ -72,6 +75,7 @@ struct AudioLoop: ~Copyable {
                 publish(frame: pausedAtFrame)
             }
             try? device?.drop()
+            discardBuffered()
         case .resume:
             guard paused else { return true }
             paused = false
@@ -82,7 +86,10 @@ struct AudioLoop: ~Copyable {
         case .gain(let gain, let ramp):
             volume.setGain(gain, ramp: ramp)
         case .shutdown(let drain):
-            if drain { try? device?.drain() }
+            if drain {
+                finishBuffered()
+                try? device?.drain()
+            }
             device = nil
             decoder.close()
             playing = false
@@ -99,13 +106,16 @@ struct AudioLoop: ~Copyable {
         self.token = token
         self.requestedAt = requestedAt
         queued = nil
+        if !cut { finishBuffered() }
+        discardBuffered()
         paused = false
         playing = false
         let newFormat: MP3Format
         do {
             newFormat = try decoder.open(path: path)
         } catch {
-            events(.failed(token: token, reason: error.description))
+            events(
+                .failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: positionMs))
             return
         }
         var frame = 0
@@ -123,31 +133,38 @@ struct AudioLoop: ~Copyable {
 
     // MARK: - Playing
 
-    /// Decodes one period and writes it.
+    /// Writes what is left of the decoded period, or decodes the next one and writes it. Returns after at
+    /// most about two periods of waiting on the device, so commands are looked at that often.
     private mutating func step() {
+        if bufferWritten < bufferedFrames {
+            writeBuffered()
+            return
+        }
         let result: MP3ReadResult
         do {
             result = try decoder.read(into: &buffer)
         } catch {
-            result = .done
+            // The file cannot be read any more (the stick is going): stop here and say how far it was heard,
+            // so the resume point stays on this track.
+            let heard = positionMs(max(startFrame, framesOut - currentDelay()))
+            try? device?.drop()
+            discardBuffered()
+            playing = false
+            events(.failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: heard))
+            return
         }
         switch result {
         case .samples(let count):
             guard let format, count > 0 else { return }
             let frames = count / format.channels
             volume.apply(to: &buffer, frames: frames, channels: format.channels)
+            bufferedFrames = frames
+            bufferWritten = 0
             if !announced {
                 announced = true
                 events(.started(token: token, latency: ContinuousClock.now - requestedAt))
             }
-            do {
-                try device?.write(buffer, frames: frames)
-            } catch {
-                deviceLost(error)
-                return
-            }
-            framesOut += frames
-            publish(frame: max(startFrame, framesOut - currentDelay()))
+            writeBuffered()
         case .newFormat(let changed):
             _ = ensureDevice(for: changed, drainFirst: true, positionMs: positionMs(framesOut))
         case .done:
@@ -155,10 +172,39 @@ struct AudioLoop: ~Copyable {
         }
     }
 
+    private mutating func writeBuffered() {
+        let taken: Int
+        do {
+            taken = try device?.write(buffer, offset: bufferWritten, frames: bufferedFrames - bufferWritten) ?? 0
+        } catch {
+            deviceLost(error)
+            return
+        }
+        bufferWritten += taken
+        framesOut += taken
+        publish(frame: max(startFrame, framesOut - currentDelay()))
+    }
+
+    /// Writes the rest of the decoded period, however long the device takes (before a drain, or before the
+    /// next track follows without a cut), so nothing decoded is lost.
+    private mutating func finishBuffered() {
+        guard bufferWritten < bufferedFrames, let format else { return }
+        let rest = Array(buffer[(bufferWritten * format.channels)..<(bufferedFrames * format.channels)])
+        try? device?.writeAll(rest, frames: bufferedFrames - bufferWritten)
+        framesOut += bufferedFrames - bufferWritten
+        bufferWritten = bufferedFrames
+    }
+
+    /// Forgets decoded samples the device has not taken (after a drop).
+    private mutating func discardBuffered() {
+        bufferedFrames = 0
+        bufferWritten = 0
+    }
+
     private mutating func trackDone() {
         if framesOut == 0 && startFrame == 0 {
             playing = false
-            events(.failed(token: token, reason: "no audio could be decoded"))
+            events(.failed(token: token, reason: "no audio could be decoded", cause: .noAudio, positionMs: 0))
             return
         }
         let ended = token
@@ -194,8 +240,17 @@ struct AudioLoop: ~Copyable {
         if device != nil, format == wanted { return true }
         if drainFirst { try? device?.drain() }
         device = nil
+        var opened: PCMDevice
         do {
-            var opened = try PCMDevice(name: deviceName)
+            opened = try PCMDevice(name: deviceName)
+        } catch {
+            format = nil
+            playing = false
+            let message = "cannot open ALSA device '\(deviceName)': \(error.message)"
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
+            return false
+        }
+        do {
             try opened.configure(sampleRate: wanted.sampleRate, channels: wanted.channels)
             let periodFrames = opened.configuration?.periodFrames ?? 1024
             device = consume opened
@@ -206,7 +261,9 @@ struct AudioLoop: ~Copyable {
         } catch {
             format = nil
             playing = false
-            events(.deviceFailed(token: token, message: error.description, positionMs: positionMs))
+            let shape = "\(wanted.sampleRate) Hz, \(wanted.channels == 1 ? "mono" : "\(wanted.channels) channels")"
+            let message = "cannot set up ALSA device '\(deviceName)' for \(shape): \(error.description)"
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
             return false
         }
     }
@@ -216,7 +273,13 @@ struct AudioLoop: ~Copyable {
         device = nil
         format = nil
         playing = false
-        events(.deviceFailed(token: token, message: error.description, positionMs: heard))
+        let message = "ALSA device '\(deviceName)' failed while playing: \(error.message)"
+        events(.deviceFailed(token: token, message: message, positionMs: heard))
+    }
+
+    /// Whether a decoder error is about the file's data or about reading it.
+    private static func cause(of error: MPG123Error) -> TrackFailure {
+        error.systemError.map { .unreadable(errno: $0) } ?? .noAudio
     }
 
     private func currentDelay() -> Int { device?.delay() ?? 0 }

@@ -51,11 +51,13 @@ public final class AudioThread: Sendable {
 
     /// Waits for the thread to end (after `shutdown`). Blocks: call from a thread of its own or at exit.
     public func join() {
-        guard let handle = thread.withLock({ value -> pthread_t? in
-            let handle = value
-            value = nil
-            return handle
-        }) else { return }
+        guard
+            let handle = thread.withLock({ value -> pthread_t? in
+                let handle = value
+                value = nil
+                return handle
+            })
+        else { return }
         pthread_join(handle, nil)
     }
 }

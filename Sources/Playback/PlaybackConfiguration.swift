@@ -4,6 +4,9 @@ import ShuffleCore
 public struct PlaybackConfiguration: Sendable {
     /// The ALSA PCM name.
     public var device: String
+    /// A hardware mixer control (on the card of `device`) to set instead of scaling samples; nil means
+    /// software volume.
+    public var mixer: String?
     /// The shuffle seed; nil draws one from the system's random source.
     public var seed: UInt64?
     /// The start volume in steps; nil keeps the stored one (or `VolumeScale.defaultStart`).
@@ -23,11 +26,12 @@ public struct PlaybackConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        device: String = "default", seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
+        device: String = "default", mixer: String? = nil, seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
         once: Bool = false, saveInterval: Duration = .seconds(2), firstRetryDelay: Duration = .milliseconds(250),
         maxRetryDelay: Duration = .seconds(5), onceDeviceAttempts: Int = 5
     ) {
         self.device = device
+        self.mixer = mixer
         self.seed = seed
         self.volume = volume
         self.scale = scale
@@ -47,6 +51,8 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceUnavailable(device: String, message: String)
     /// The decoder library could not start.
     case decoderUnavailable(String)
+    /// The library's folder went away while playing (a stick pulled out); the resume point was saved.
+    case libraryVanished(root: String)
 
     /// A sentence for a person.
     public var description: String {
@@ -58,6 +64,16 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "sound card or DAC is connected"
         case .decoderUnavailable(let message):
             "cannot start the MP3 decoder: \(message)"
+        case .libraryVanished(let root):
+            "the music folder \(root) is gone (stick pulled out?); the resume point is saved"
         }
     }
+}
+
+/// What the engine tells its owner besides the track lines: the state of the output device.
+public enum PlaybackNotice: Sendable, Equatable {
+    /// The device cannot be opened or failed; the engine keeps retrying. The reason names the device.
+    case deviceFailed(String)
+    /// The device works again (the first samples after a failure reached it).
+    case deviceRecovered
 }

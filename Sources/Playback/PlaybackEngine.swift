@@ -12,12 +12,15 @@ public actor PlaybackEngine {
     private let sleeper: any Sleeper
     private let log: Log
     private let announce: @Sendable (CatalogTrack) -> Void
+    private let notify: @Sendable (PlaybackNotice) -> Void
     private let inputs: AsyncStream<EngineInput>
     private let continuation: AsyncStream<EngineInput>.Continuation
 
     private var machine: PlayerMachine?
     private var tracks: [TrackID: CatalogTrack] = [:]
     private var audio: AudioThread?
+    /// The hardware volume control, when one is configured and was found; volume then never touches samples.
+    private var hardwareVolume: HardwareVolume?
     private var lastToken: UInt64 = 0
     /// The start token of the machine's current track.
     private var currentToken: UInt64 = 0
@@ -30,22 +33,30 @@ public actor PlaybackEngine {
     private var saveGeneration = 0
     private var deviceAttempts = 0
     private var retryPositionMs: Int64 = 0
+    /// The device failure last reported through `notify` (nil while the device works).
+    private var deviceFailure: String?
+    /// Where the library lives, to tell a bad file from a vanished library.
+    private var presence: LibraryPresence?
     private var ending: Result<PlayerFinish?, PlaybackError>?
 
-    /// Creates an engine. `announce` is called with each track as its first samples reach the device.
+    /// Creates an engine. `announce` is called with each track as its first samples reach the device;
+    /// `notify` when the device fails (once per distinct reason, while it is retried) and when it works again.
     public init(
         catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: any Sleeper = ClockSleeper(),
-        log: Log, announce: @escaping @Sendable (CatalogTrack) -> Void
+        log: Log, notify: @escaping @Sendable (PlaybackNotice) -> Void = { _ in },
+        announce: @escaping @Sendable (CatalogTrack) -> Void
     ) {
         self.catalog = catalog
         self.configuration = configuration
         self.sleeper = sleeper
         self.log = log
+        self.notify = notify
         self.announce = announce
         (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
     }
 
-    /// Passes a key or button press in. `previous` gets the measured position filled in.
+    /// Passes a key or button press in. `previous` and `seek` get the measured position (and `seek` the
+    /// track length) filled in.
     public nonisolated func send(_ event: PlayerEvent) {
         continuation.yield(.player(event, at: .now))
     }
@@ -68,6 +79,7 @@ public actor PlaybackEngine {
         let list = try await catalog.playableTracks()
         guard !list.isEmpty else { throw PlaybackError.nothingPlayable }
         tracks = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        presence = LibraryPresence(tracks: list)
         // Sorted, so that one seed gives one order whatever order the catalog lists tracks in.
         let ids = tracks.keys.sorted()
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
@@ -83,8 +95,13 @@ public actor PlaybackEngine {
         let volume = configuration.scale.clamp(configuration.volume ?? stored?.volume ?? VolumeScale.defaultStart)
         machine = PlayerMachine(order: order, volume: volume, scale: configuration.scale, once: configuration.once)
         let continuation = self.continuation
+        if let control = configuration.mixer {
+            hardwareVolume = HardwareVolume(device: configuration.device, control: control, log: log)
+        }
+        let startGain = hardwareVolume == nil ? configuration.scale.gain(volume) : 1.0
+        hardwareVolume?.apply(gain: configuration.scale.gain(volume))
         do {
-            audio = try AudioThread(device: configuration.device, gain: configuration.scale.gain(volume)) { event in
+            audio = try AudioThread(device: configuration.device, gain: startGain) { event in
                 continuation.yield(.audio(event))
             }
         } catch {
@@ -113,12 +130,19 @@ public actor PlaybackEngine {
             guard ending == nil else { return false }
             var event = event
             if case .previous = event { event = .previous(positionMs: currentPositionMs()) }
+            if case .seek(_, let delta, _) = event {
+                let duration = machine?.order.current.flatMap { tracks[$0]?.stream.durationMs } ?? 0
+                event = .seek(positionMs: currentPositionMs(), byMs: delta, durationMs: duration)
+            }
             let cut: Bool
             switch event {
-            case .next, .previous: cut = true
+            case .next, .previous, .seek: cut = true
             default: cut = false
             }
+            let cursorBefore = machine?.order.cursor
             await apply(event, cut: cut, at: at)
+            // A seek within the track restarts its audio but is not a new track: no second line for it.
+            if case .seek = event, machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
         case .audio(let event):
             return await handle(event)
         case .saveTick(let generation):
@@ -151,6 +175,11 @@ public actor PlaybackEngine {
         case .started(let token, let latency):
             guard token == currentToken else { break }
             deviceAttempts = 0
+            if deviceFailure != nil {
+                deviceFailure = nil
+                log.notice("audio device '\(configuration.device)' works again")
+                notify(.deviceRecovered)
+            }
             if pendingAnnouncement == token, let id = tokenTracks[token], let track = tracks[id] {
                 pendingAnnouncement = nil
                 announce(track)
@@ -161,17 +190,16 @@ public actor PlaybackEngine {
             currentToken = token
             startPositionMs = 0
             await apply(.trackEnded(continued: true), cut: false, at: .now)
-            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current {
+            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current
+            {
                 start(wanted, positionMs: 0, cut: true, at: .now)
             }
         case .ended(let token):
             guard token == currentToken, ending == nil else { break }
             await apply(.trackEnded(continued: false), cut: false, at: .now)
-        case .failed(let token, let reason):
+        case .failed(let token, let reason, let cause, let positionMs):
             guard token == currentToken, ending == nil, let id = tokenTracks[token] else { break }
-            let path = tracks[id]?.relativePath.display ?? "track \(id)"
-            log.warning("skipping \(path): \(reason)")
-            await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
+            await trackFailed(id, reason: reason, cause: cause, positionMs: positionMs)
         case .deviceFailed(let token, let message, let positionMs):
             guard token == currentToken, ending == nil else { break }
             deviceAttempts += 1
@@ -181,7 +209,13 @@ public actor PlaybackEngine {
                 break
             }
             let delay = retryDelay(attempt: deviceAttempts)
-            log.warning("audio device '\(configuration.device)': \(message); trying again in \(delay.milliseconds) ms")
+            // Said once per reason (the daemon shows it as its error state); the retries are debug lines.
+            let level: Log.Level = deviceFailure == message ? .debug : .warning
+            log.log(level, "\(message); trying again in \(delay.milliseconds) ms")
+            if deviceFailure != message {
+                deviceFailure = message
+                notify(.deviceFailed(message))
+            }
             let sleeper = self.sleeper
             let continuation = self.continuation
             Task {
@@ -196,7 +230,31 @@ public actor PlaybackEngine {
 
     // MARK: - Effects
 
-    private func apply(_ event: PlayerEvent, cut: Bool, at: ContinuousClock.Instant) async {
+    /// A track could not be played. It is marked unplayable only when the decoder found nothing in it while
+    /// the library is still there; a file that could not be read with the library still there (deleted or
+    /// locked since the index was made) is skipped for now; a library that is gone, or failing reads, ends
+    /// playing with the resume point kept on this track.
+    private func trackFailed(_ id: TrackID, reason: String, cause: TrackFailure, positionMs: Int64) async {
+        let path = tracks[id]?.relativePath.display ?? "track \(id)"
+        let present = presence?.isPresent ?? true
+        if present && cause == .noAudio {
+            log.warning("skipping \(path): \(reason)")
+            await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
+        } else if present && !cause.isMediaError {
+            log.warning("skipping \(path) for now: \(reason)")
+            await apply(.trackFailed(id, reason: reason), cut: false, at: .now, markUnplayable: false)
+        } else {
+            let root = presence?.root.display ?? "of this library"
+            log.info("stopping: \(path) cannot be read (\(reason)) and the music folder \(root) is gone")
+            startPositionMs = positionMs
+            await save()
+            finish(.failure(.libraryVanished(root: root)), drain: false)
+        }
+    }
+
+    private func apply(
+        _ event: PlayerEvent, cut: Bool, at: ContinuousClock.Instant, markUnplayable: Bool = true
+    ) async {
         guard var machine else { return }
         let effects = machine.handle(event)
         self.machine = machine
@@ -205,8 +263,10 @@ public actor PlaybackEngine {
             switch effect {
             case .announce(let id):
                 // A started track is announced once its audio flows (so a broken file prints no line);
-                // a gapless continuation is already flowing.
-                if !starts, let track = tracks[id] { announce(track) }
+                // a gapless continuation is already flowing, but only when it is the track the machine
+                // moved to: after a rescan changed the order, the audio thread may have gone on with the
+                // track queued before, and then the machine's track is started (and announced) instead.
+                if !starts, tokenTracks[currentToken] == id, let track = tracks[id] { announce(track) }
             case .start(let id, let positionMs):
                 start(id, positionMs: positionMs, cut: cut, at: at)
             case .queue(let id):
@@ -225,9 +285,14 @@ public actor PlaybackEngine {
                 audio?.post(.resume)
                 startSaveTimer()
             case .setGain(let gain, let ramp):
-                audio?.post(.gain(gain, ramp: ramp))
+                if let hardwareVolume {
+                    hardwareVolume.apply(gain: gain)
+                } else {
+                    audio?.post(.gain(gain, ramp: ramp))
+                }
             case .markUnplayable(let id, let reason):
                 tracks[id] = nil
+                guard markUnplayable else { break }
                 do {
                     try await catalog.markUnplayable(id, reason: reason)
                 } catch {

@@ -47,6 +47,16 @@ public struct VolumeStage: Sendable {
     /// Applies the gain in place to the first `frames` frames of interleaved `samples`.
     public mutating func apply(to samples: inout [Int16], frames: Int, channels: Int) {
         if remaining == 0 && gain == VolumeStage.unity { return }
+        if remaining == 0 {
+            // Steady gain: a tight loop in 32-bit Q15 that the compiler vectorises.
+            let g = Int32(gain >> 9)
+            samples.withUnsafeMutableBufferPointer { buffer in
+                for index in 0..<(frames * channels) {
+                    buffer[index] = Int16(truncatingIfNeeded: (Int32(buffer[index]) &* g) >> 15)
+                }
+            }
+            return
+        }
         samples.withUnsafeMutableBufferPointer { buffer in
             var index = 0
             for _ in 0..<frames {

@@ -24,11 +24,12 @@ enum DaemonPaths {
         return isRoot ? "/run/shufflebox/socket" : stateDirectory + "/socket"
     }
 
-    /// Where `status` and `ctl` look without `--socket`: the system daemon's socket when it exists,
+    /// Where `status` and `ctl` look without `--socket`: the system daemon's socket when it exists
+    /// (or when we are root, so "no daemon" names the place the system service would answer),
     /// else the user's.
     static func clientSocket() -> String {
         let system = "/run/shufflebox/socket"
-        if FileManager.default.fileExists(atPath: system) { return system }
+        if isRoot || FileManager.default.fileExists(atPath: system) { return system }
         return stateDirectory() + "/socket"
     }
 }

@@ -70,6 +70,21 @@ public final class PacedSink: @unchecked Sendable {
 
     deinit { try? stop() }
 
+    /// Frames of a recording (`record(to:)`) that are not silent: the audio that was actually heard.
+    public static func heardFrames(in file: URL) -> Int {
+        guard let data = try? Data(contentsOf: file) else { return 0 }
+        return data.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Int16.self)
+            var heard = 0
+            var index = 0
+            while index + 1 < samples.count {
+                if samples[index] != 0 || samples[index + 1] != 0 { heard += 1 }
+                index += 2
+            }
+            return heard
+        }
+    }
+
     private static func run(_ arguments: [String]) throws {
         let result = try Run.program(script.path, arguments)
         guard result.status == 0 else {

@@ -42,7 +42,8 @@ struct GeneratedLibrary {
             return Entry(
                 relativePath: GeneratedLibrary.unescape(cell("path")), kind: cell("kind"),
                 frames: Int64(cell("samples")), rate: Int(cell("rate")) ?? 0, channels: Int(cell("channels")) ?? 0,
-                title: cell("title").isEmpty ? nil : cell("title"), artist: cell("artist").isEmpty ? nil : cell("artist"))
+                title: cell("title").isEmpty ? nil : cell("title"),
+                artist: cell("artist").isEmpty ? nil : cell("artist"))
         }
     }
 
@@ -54,7 +55,8 @@ struct GeneratedLibrary {
             return CatalogTrack(
                 id: TrackID(Int64(index + 1)), path: PathBytes(root.path).appending(relative), relativePath: relative,
                 tags: TagInfo(title: entry.title, artist: entry.artist),
-                stream: StreamInfo(codec: "mp3", sampleRate: entry.rate, channels: entry.channels, frames: entry.frames ?? 0))
+                stream: StreamInfo(
+                    codec: "mp3", sampleRate: entry.rate, channels: entry.channels, frames: entry.frames ?? 0))
         }
     }
 
@@ -97,7 +99,8 @@ struct GeneratorFailed: Error, CustomStringConvertible {
 
 /// A temporary file for the ALSA `file` PCM to write into, and the device name that writes there.
 struct CaptureFile {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shufflebox-capture-\(UUID().uuidString).raw")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "shufflebox-capture-\(UUID().uuidString).raw")
 
     /// alsa.conf's `file` PCM with a raw output file (a null slave consumes as fast as it is written).
     var device: String { "file:'\(url.path)',raw" }

@@ -45,9 +45,10 @@ final class Announcements: Sendable {
         let capture = CaptureFile()
         defer { capture.remove() }
         let tracks = library.catalogTracks(includingBroken: true)
-        let playable = Set(tracks.filter { track in
-            library.entries.contains { $0.kind == "track" && $0.relativePath == track.relativePath.bytes }
-        }.map(\.id))
+        let playable = Set(
+            tracks.filter { track in
+                library.entries.contains { $0.kind == "track" && $0.relativePath == track.relativePath.bytes }
+            }.map(\.id))
         let catalog = InMemoryCatalog(tracks: tracks)
         let heard = Announcements()
         let engine = PlaybackEngine(
@@ -94,11 +95,13 @@ final class Announcements: Sendable {
         let library = try GeneratedLibrary(tracks: 2, formats: "same", seconds: "0.3")
         defer { library.remove() }
         let sleeper = RecordingSleeper()
+        let notices = Mutex<[PlaybackNotice]>([])
         let engine = PlaybackEngine(
             catalog: InMemoryCatalog(tracks: library.catalogTracks()),
             configuration: PlaybackConfiguration(
                 device: "no_such_pcm_for_shufflebox", once: true, saveInterval: .seconds(60)),
-            sleeper: sleeper, log: quiet, announce: { _ in })
+            sleeper: sleeper, log: quiet, notify: { notice in notices.withLock { $0.append(notice) } },
+            announce: { _ in })
         await #expect {
             try await engine.run()
         } throws: { error in
@@ -107,6 +110,11 @@ final class Announcements: Sendable {
         }
         let waits = sleeper.requested.filter { $0 != .seconds(60) }
         #expect(waits == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        // The owner hears of it once (not once per retry), in words that name the device.
+        let heard = notices.withLock { $0 }
+        #expect(heard.count == 1, "\(heard)")
+        guard case .deviceFailed(let reason) = heard.first else { return }
+        #expect(reason.hasPrefix("cannot open ALSA device 'no_such_pcm_for_shufflebox': "), "\(reason)")
     }
 
     @Test func aRescanMidCycleAddsNewTracksToTheUnplayedPartAndPlaysEveryTrackOnce() async throws {

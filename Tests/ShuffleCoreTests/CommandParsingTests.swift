@@ -16,9 +16,14 @@ import Testing
     @Test func playOptions() throws {
         let parsed = try Command.parse([
             "play", "lib", "--device", "capture", "--seed", "7", "--volume", "10", "--max-volume", "12", "--once",
+            "--mixer", "Digital",
         ])
         #expect(
-            parsed == .play(.init(root: "lib", device: "capture", seed: 7, volume: 10, maxVolume: 12, once: true)))
+            parsed
+                == .play(
+                    .init(
+                        root: "lib", device: "capture", mixer: "Digital", seed: 7, volume: 10, maxVolume: 12,
+                        once: true)))
     }
 
     @Test func ctlActions() throws {

@@ -11,6 +11,7 @@ import Testing
             library-root = /mnt/usb   # trailing comment
 
             device = hw:1,0
+            mixer = Digital
             state-dir = /var/lib/x
             socket = /run/x/socket
             board = rpi4
@@ -24,6 +25,7 @@ import Testing
         let config = try ConfigParser.parse(text, file: "/etc/s.conf")
         #expect(config.libraryRoots == ["/media", "/mnt/usb"])
         #expect(config.device == "hw:1,0")
+        #expect(config.mixer == "Digital")
         #expect(config.stateDirectory == "/var/lib/x")
         #expect(config.socket == "/run/x/socket")
         #expect(config.board == "rpi4")
@@ -52,6 +54,7 @@ import Testing
         ("volume-steps = 10\nmax-volume = 12", 2, "'max-volume' 12 is above 'volume-steps' 10"),
         ("max-volume = 5\nvolume = 8", 2, "'volume' 8 is above 'max-volume' 5"),
         ("volume-steps = 0", 1, "'volume-steps' needs a whole number from 1"),
+        ("mixer =", 1, "'mixer' needs a mixer control name"),
     ])
     func badLinesNameFileAndLine(_ text: String, _ line: Int, _ message: String) {
         #expect {

@@ -148,6 +148,27 @@ import Testing
         #expect(machine.state == .playing)
     }
 
+    @Test func aStickPluggedOrPulledDuringADeviceErrorStillStartsAPlayerThatTriesTheDevice() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        _ = machine.handle(.deviceFailed("cannot open ALSA device 'x': No such file or directory"))
+        // Pulling the only stick leaves nothing using the device: no library, not a stale error.
+        _ = machine.handle(.unmounted(mountPoint: Self.a.mountPoint))
+        #expect(machine.state == .noLibrary)
+        // A stick plugged in after that gets a player (which reports the device again if it is still gone).
+        let effects = acts(machine.handle(.mounted(Self.a)))
+        #expect(effects.contains(.startPlayback(Self.a, paused: false, volume: 11, rampIn: false)), "\(effects)")
+        _ = machine.handle(.deviceFailed("cannot open ALSA device 'x': No such file or directory"))
+        #expect(machine.state.name == "error")
+        // Another stick plugged in meanwhile replaces the failing player with a new one.
+        var b = Self.b
+        b.known = true
+        let replaced = acts(machine.handle(.mounted(b)))
+        #expect(
+            replaced.contains(.stopPlayback)
+                && replaced.contains { if case .startPlayback = $0 { true } else { false } })
+    }
+
     @Test func shutdownSavesWhenPlayingOnly() {
         var idle = M(settings: Self.settings)
         _ = idle.handle(.started(present: [], lastPlayed: nil))

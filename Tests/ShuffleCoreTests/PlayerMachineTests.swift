@@ -41,6 +41,29 @@ import Testing
         #expect(player.order.current == row.expected)
     }
 
+    struct SeekCase: Sendable, CustomTestStringConvertible {
+        var positionMs: Int64
+        var byMs: Int64
+        var expected: PlayerEffect
+        var testDescription: String { "at \(positionMs) ms seek \(byMs) ms in a 60 s track → \(expected)" }
+    }
+
+    @Test(arguments: [
+        SeekCase(positionMs: 10_000, byMs: 5_000, expected: .start(TrackID(2), positionMs: 15_000)),
+        SeekCase(positionMs: 10_000, byMs: -5_000, expected: .start(TrackID(2), positionMs: 5_000)),
+        SeekCase(positionMs: 3_000, byMs: -5_000, expected: .start(TrackID(2), positionMs: 0)),
+        SeekCase(positionMs: 54_999, byMs: 5_000, expected: .start(TrackID(2), positionMs: 59_999)),
+        SeekCase(positionMs: 55_000, byMs: 5_000, expected: .start(TrackID(3), positionMs: 0)),
+    ])
+    func seekStaysInTheTrackAndPastTheEndGoesOn(_ row: SeekCase) {
+        var player = machine(cursor: 1)
+        _ = player.handle(.playPause)
+        let effects = player.handle(.seek(positionMs: row.positionMs, byMs: row.byMs, durationMs: 60_000))
+        #expect(effects.contains(row.expected))
+        #expect(effects.last == .saveState)
+        #expect(!player.paused, "a seek plays")
+    }
+
     @Test func playPauseTogglesAndSavesEachTime() {
         var player = machine()
         #expect(player.handle(.playPause) == [.pauseOutput, .saveState])

@@ -14,7 +14,7 @@ struct DaemonButtonsTests {
         let library = try DaemonHarness.library(tracks: 5, seconds: 20)
         let daemon = try DaemonHarness()
         let sink = try PacedSink(directory: daemon.directory.appending("paced"))
-        defer { sink.stop() }
+        defer { try? sink.stop() }
         let fifo = daemon.directory.appending("buttons.fifo").path
         try daemon.start(
             device: "paced", arguments: ["--board", "qemu", "--volume", "10", "--max-volume", "12"],

@@ -43,7 +43,7 @@ struct HotplugTests {
         let library = try DaemonHarness.library(tracks: 5, seconds: 20)
         let daemon = try DaemonHarness()
         let sink = try PacedSink(directory: daemon.directory.appending("paced"))
-        defer { sink.stop() }
+        defer { try? sink.stop() }
         try daemon.start(device: "paced", environment: sink.environment)
         try daemon.plug(library)
         #expect(
@@ -70,7 +70,7 @@ struct HotplugTests {
         let library = try DaemonHarness.library(tracks: 5, seconds: 20)
         let first = try DaemonHarness()
         let sink = try PacedSink(directory: first.directory.appending("paced"))
-        defer { sink.stop() }
+        defer { try? sink.stop() }
         try first.plug(library)
         var last: (track: String, positionMs: Int)?
         var generator = SystemRandomNumberGenerator()

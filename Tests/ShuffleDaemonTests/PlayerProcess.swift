@@ -54,51 +54,24 @@ final class PlayerProcess: Sendable {
     /// Types `keys` as if on the keyboard.
     func type(_ keys: String) { input.fileHandleForWriting.write(Data(keys.utf8)) }
 
+    /// Waits up to `seconds` for the process to end by itself (killing it after that); returns its status.
+    func wait(seconds: Double) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { return stop(with: SIGKILL) }
+        process.waitUntilExit()
+        usleep(50_000)  // let the pipe handlers take the last bytes
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
     /// Sends `signal` and waits for the process to end; returns its status (128 + signal when killed).
     func stop(with signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         usleep(50_000)  // let the pipe handlers take the last bytes
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    }
-}
-
-/// A private PulseAudio null sink behind ALSA's pulse plugin: a device named `paced` that plays in real time.
-struct PacedSink {
-    let directory: URL
-    let environment: [String: String]
-
-    /// The script that starts it: the project's own when it has one, else the shared yardstick's.
-    static var script: URL? {
-        let own = PackagePaths.root.appendingPathComponent("scripts/paced-sink")
-        if FileManager.default.isExecutableFile(atPath: own.path) { return own }
-        let shared = PackagePaths.shared?.appendingPathComponent("tools/paced-sink")
-        return shared.flatMap { FileManager.default.isExecutableFile(atPath: $0.path) ? $0 : nil }
-    }
-
-    /// Whether a paced sink can run here (the script and pulseaudio are there).
-    static var isAvailable: Bool {
-        script != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio")
-    }
-
-    /// Starts a sink in `directory`.
-    init(directory: URL) throws {
-        self.directory = directory
-        guard let script = PacedSink.script else { throw TestSupportError("no paced-sink script") }
-        let result = try Run.program(script.path, ["start", directory.path])
-        guard result.status == 0 else { throw TestSupportError("paced-sink start failed: \(result.stderr)") }
-        var environment: [String: String] = [:]
-        for word in result.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { environment[parts[0]] = parts[1] }
-        }
-        self.environment = environment
-    }
-
-    /// Stops the sink.
-    func stop() {
-        guard let script = PacedSink.script else { return }
-        _ = try? Run.program(script.path, ["stop", directory.path])
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 

@@ -6,6 +6,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var database: String?
     /// The ALSA PCM name.
     public var device: String
+    /// A hardware mixer control to set instead of scaling samples in software; nil means software volume.
+    public var mixer: String?
     /// A fixed seed for the shuffle, for reproducible tests; nil means a real random source.
     public var seed: UInt64?
     /// The start volume in steps; nil keeps the stored one (or the default).
@@ -17,12 +19,13 @@ public struct PlayOptions: Equatable, Sendable {
 
     /// Creates the options.
     public init(
-        root: String, database: String? = nil, device: String = "default", seed: UInt64? = nil,
-        volume: Int? = nil, maxVolume: Int? = nil, once: Bool = false
+        root: String, database: String? = nil, device: String = "default", mixer: String? = nil,
+        seed: UInt64? = nil, volume: Int? = nil, maxVolume: Int? = nil, once: Bool = false
     ) {
         self.root = root
         self.database = database
         self.device = device
+        self.mixer = mixer
         self.seed = seed
         self.volume = volume
         self.maxVolume = maxVolume
@@ -31,9 +34,10 @@ public struct PlayOptions: Equatable, Sendable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> PlayOptions {
         var scanner = try ArgumentScanner(
-            arguments, command: "play", valued: ["db", "device", "seed", "volume", "max-volume"])
+            arguments, command: "play", valued: ["db", "device", "mixer", "seed", "volume", "max-volume"])
         let database = scanner.value("db")
         let device = scanner.value("device") ?? "default"
+        let mixer = scanner.value("mixer")
         var seed: UInt64?
         if let text = scanner.value("seed") {
             guard let value = UInt64(text) else {
@@ -50,7 +54,7 @@ public struct PlayOptions: Equatable, Sendable {
         }
         try scanner.finish()
         return PlayOptions(
-            root: positionals[0], database: database, device: device, seed: seed,
+            root: positionals[0], database: database, device: device, mixer: mixer, seed: seed,
             volume: volume, maxVolume: maxVolume, once: once)
     }
 }

@@ -52,13 +52,15 @@ public enum Usage {
                 """
         case "play":
             return """
-                usage: shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V]
-                                           [--max-volume V] [--once]
+                usage: shufflebox play DIR [--db FILE] [--device PCM] [--mixer CONTROL] [--seed N]
+                                           [--volume V] [--max-volume V] [--once]
 
                 Indexes DIR, then plays it shuffled, resuming where the last run stopped.
-                Keys on a terminal: space play/pause, n next, p previous, + and - volume, q quit.
+                Keys on a terminal: space play/pause, n next, p previous, . and , seek 5 s, + and - volume, q quit.
                   --db FILE        the library database
                   --device PCM     the ALSA device (default: default)
+                  --mixer CONTROL  set this hardware volume control (PCM, Digital, ...) instead of
+                                   scaling the samples in software
                   --seed N         a fixed shuffle, for tests
                   --volume V       start volume in steps (0-20)
                   --max-volume V   a cap that nothing can exceed
@@ -79,7 +81,7 @@ public enum Usage {
         case "run":
             return """
                 usage: shufflebox run [--config FILE] [--check-config] [--library-root DIR]... [--device PCM]
-                                      [--state-dir DIR] [--socket PATH] [--board NAME] [--volume N]
+                                      [--mixer CONTROL] [--state-dir DIR] [--socket PATH] [--board NAME] [--volume N]
                                       [--max-volume N] [--volume-steps N] [--resume playing|paused]
                                       [--log-level LEVEL] [--tcp HOST:PORT]
 

@@ -2,7 +2,7 @@
 public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
-        "library-root", "device", "state-dir", "socket", "board", "volume", "max-volume", "volume-steps",
+        "library-root", "device", "mixer", "state-dir", "socket", "board", "volume", "max-volume", "volume-steps",
         "resume", "log-level", "tcp",
     ]
 
@@ -97,6 +97,11 @@ public enum ConfigParser {
                 throw ValueError(message: "'device' needs an ALSA PCM name, e.g. default or hw:1,0")
             }
             config.device = value
+        case "mixer":
+            guard !value.isEmpty else {
+                throw ValueError(message: "'mixer' needs a mixer control name, e.g. PCM or Digital")
+            }
+            config.mixer = value
         case "state-dir": config.stateDirectory = try path(key, value)
         case "socket": config.socket = try path(key, value)
         case "board":

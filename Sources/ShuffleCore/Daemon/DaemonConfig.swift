@@ -10,6 +10,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var libraryRoots: [String] = ["/media"]
     /// The ALSA PCM name (default `default`).
     public var device: String = "default"
+    /// A hardware mixer control to set instead of software volume; nil means software volume.
+    public var mixer: String?
     /// Where the database lives; nil means the daemon's default (`/var/lib/shufflebox` as root).
     public var stateDirectory: String?
     /// The control socket; nil means the daemon's default (`/run/shufflebox/socket` as root).

@@ -164,6 +164,8 @@ public struct DaemonMachine: Sendable {
             indexing.insert(stick.id)
             var effects: [Effect] = [.log(.info, "stick \(stick.id) mounted at \(stick.mountPoint)")]
             if active != nil { effects += [.saveResumePoint, .stopPlayback] }
+            // The device error belonged to the player just stopped; the new one tries the device afresh.
+            deviceError = nil
             effects.append(.startIndexing(stick))
             paused = false  // plugging a stick in is asking for music
             volume = clamp(stick.storedVolume ?? volume)
@@ -176,6 +178,7 @@ public struct DaemonMachine: Sendable {
             guard active?.id == gone.id else { return effects + [.notify([.database])] }
             effects += [.saveResumePoint, .stopPlayback]
             active = nil
+            deviceError = nil  // no player is using the device any more; the next one finds out anew
             // With several sticks the most recently plugged one that remains takes over.
             if let next = mounted.last(where: { playable.contains($0.id) }) ?? mounted.last {
                 volume = clamp(next.storedVolume ?? volume)

@@ -38,6 +38,9 @@ public enum PlayerEvent: Equatable, Sendable {
     case next
     /// Previous: within the first 3 s of a track go back one track, later restart the track (the iPod rule).
     case previous(positionMs: Int64)
+    /// Seek within the current track by `byMs` (negative: back) from `positionMs`, in a track `durationMs`
+    /// long: before the start means the start; at or past the end means the next track. Unpauses.
+    case seek(positionMs: Int64, byMs: Int64, durationMs: Int64)
     /// One volume step up (never beyond the cap).
     case volumeUp
     /// One volume step down.

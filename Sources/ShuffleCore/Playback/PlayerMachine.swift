@@ -55,6 +55,12 @@ public struct PlayerMachine: Sendable, Equatable {
             }
             paused = false
             return [.announce(track), .start(track, positionMs: 0), .queue(order.upcoming), .saveState]
+        case .seek(let position, let delta, let duration):
+            guard started, let current = order.current else { return [] }
+            let target = max(0, position + delta)
+            if target >= duration { return moveOn(advancing: true, continued: false) }
+            paused = false
+            return [.start(current, positionMs: target), .queue(order.upcoming), .saveState]
         case .volumeUp: return setVolume(volume + 1)
         case .volumeDown: return setVolume(volume - 1)
         case .setVolume(let step): return setVolume(step)

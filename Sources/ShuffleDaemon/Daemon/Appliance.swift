@@ -272,6 +272,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         return try library.search(volumeID: active.id, constraints, exact: exact)
     }
 
+    /// How far one seek-forward or seek-back action moves within the track.
+    static let seekStepMs: Int64 = 5_000
+
     /// Handles a button gesture's action (on the loop thread).
     func button(_ action: ButtonAction) {
         switch action {
@@ -280,7 +283,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .previous: _ = perform(.previous)
         case .volumeUp: _ = perform(.changeVolume(1))
         case .volumeDown: _ = perform(.changeVolume(-1))
-        case .seekForward, .seekBack, .lock, .speak:
+        case .seekForward, .seekBack:
+            // Each hold repeat skips this far, so holding the button scans through the track.
+            guard case .playing = machine.state else { return }
+            player.seek(by: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs)
+        case .lock, .speak:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }
     }

@@ -77,6 +77,8 @@ protocol AppliancePlayer: AnyObject {
     func next()
     /// Previous track or restart.
     func previous()
+    /// Seeks within the current track by `milliseconds` (negative: back).
+    func seek(by milliseconds: Int64)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
     /// Writes the resume point now.

@@ -16,6 +16,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let loop: EventLoop
     private let store: LibraryStore
     private let device: String
+    private let mixer: String?
     private let steps: Int
     private var cap: Int
     private let log: Log
@@ -24,12 +25,17 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private var volumeRef: VolumeRef?
     private var level = 0
     private let announced = Locked<CatalogTrack?>(nil)
+    /// Counts engines; reports from an engine that was stopped (a number no longer `live`) are dropped, so a
+    /// late "device failed" from the old engine cannot put the daemon in error after a restart.
+    private var generation = 0
+    private let live = Locked<Int>(0)
 
     /// Creates the player; nothing plays until `start`.
     init(loop: EventLoop, store: LibraryStore, config: DaemonConfig, log: Log) {
         self.loop = loop
         self.store = store
         self.device = config.device
+        self.mixer = config.mixer
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
         self.log = log
@@ -56,11 +62,23 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         volumeRef = reference
         self.level = level
         let configuration = PlaybackConfiguration(
-            device: device, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
+            device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         let announced = self.announced
         announced.withLock { $0 = nil }
-        let engine = PlaybackEngine(catalog: store.catalog(for: reference), configuration: configuration, log: log) {
-            track in
+        generation += 1
+        let mine = generation
+        let live = self.live
+        live.withLock { $0 = mine }
+        let engine = PlaybackEngine(
+            catalog: store.catalog(for: reference), configuration: configuration, log: log,
+            notify: { notice in
+                guard live.withLock({ $0 }) == mine else { return }
+                switch notice {
+                case .deviceFailed(let reason): report(.deviceFailed(reason))
+                case .deviceRecovered: report(.deviceRecovered)
+                }
+            }
+        ) { track in
             announced.withLock { $0 = track }
             report(.trackStarted)
         }
@@ -73,7 +91,12 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 _ = try await engine.run()
             } catch let error as PlaybackError {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
-                if case .deviceUnavailable = error { report(.deviceFailed(error.description)) }
+                switch error {
+                case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
+                case .deviceUnavailable: report(.deviceFailed(error.description))
+                case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
+                case .nothingPlayable, .decoderUnavailable: break
+                }
             } catch {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
             }
@@ -102,6 +125,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func stop() {
         loop.setTimer("ramp", at: nil)
         guard let engine else { return }
+        live.withLock { $0 = 0 }
         engine.quit()
         // quit() stores the resume point before the engine ends; wait for it, briefly.
         _ = finished?.wait(timeout: .now() + Self.stopTimeout)
@@ -115,6 +139,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func resume() { engine?.send(.playPause) }
     func next() { engine?.send(.next) }
     func previous() { engine?.send(.previous(positionMs: 0)) }
+    func seek(by milliseconds: Int64) { engine?.send(.seek(positionMs: 0, byMs: milliseconds, durationMs: 0)) }
 
     func setLevel(_ level: Int) {
         self.level = level

@@ -13,6 +13,10 @@ enum SearchCommand {
         do {
             let hits = try await store.search(options.query, in: volume, limit: options.limit)
             LibraryOutput.write(hits.map(options.json ? LibraryOutput.json : LibraryOutput.text))
+            if hits.isEmpty && !options.json {
+                // stdout stays empty (scripts see no results); a person at a terminal is told why.
+                Terminal.error("shufflebox: no track matches '\(options.query)'")
+            }
             return ExitCode.success
         } catch {
             return LibraryOutput.report(error).code

@@ -29,7 +29,7 @@ enum PlayCommand {
             return LibraryOutput.report(error).code
         }
         let configuration = PlaybackConfiguration(
-            device: options.device, seed: options.seed, volume: options.volume,
+            device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track in
             FileHandle.standardOutput.write(Data((track.displayName + "\n").utf8))
@@ -39,6 +39,8 @@ enum PlayCommand {
             case " ": engine.send(.playPause)
             case "n": engine.send(.next)
             case "p": engine.send(.previous(positionMs: 0))
+            case ".", ">": engine.send(.seek(positionMs: 0, byMs: 5_000, durationMs: 0))
+            case ",", "<": engine.send(.seek(positionMs: 0, byMs: -5_000, durationMs: 0))
             case "+", "=": engine.send(.volumeUp)
             case "-", "_": engine.send(.volumeDown)
             case "q", "Q": engine.quit()
@@ -64,6 +66,12 @@ enum PlayCommand {
                 return ExitCode.unavailable
             case .decoderUnavailable:
                 Terminal.error("shufflebox: \(error)")
+                return ExitCode.failure
+            case .libraryVanished:
+                // Nothing is held against the tracks: the next `play` of this folder continues here.
+                Terminal.error(
+                    "shufflebox: the music folder \(root.display) is gone (stick pulled out?); the resume point is saved"
+                )
                 return ExitCode.failure
             }
         } catch {

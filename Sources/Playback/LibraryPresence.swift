@@ -1,0 +1,54 @@
+internal import Glibc
+import ShuffleCore
+
+/// Whether the library being played is still there: its root folder can be `stat`ed and lies on the same
+/// device (file system) as when playing began. A pulled stick fails the first test once its folder is gone,
+/// and the second once it is unmounted (the mount point is then a plain folder of the root file system).
+///
+/// The engine asks before holding a failed track against the file: a file is marked unplayable only while
+/// its library is present, so a stick pulled out mid-play never leaves its tracks marked broken.
+struct LibraryPresence: Sendable {
+    /// The library root (absolute).
+    let root: PathBytes
+    /// `st_dev` of the root when playing began; nil when it could not be read (then only existence counts).
+    private let device: UInt64?
+
+    /// The root of `tracks`' library: the part of each absolute path before its relative path. Nil when the
+    /// tracks do not agree on one (then presence cannot be judged and the engine trusts every failure).
+    init?(tracks: some Sequence<CatalogTrack>) {
+        var found: [UInt8]?
+        for track in tracks {
+            guard let root = Self.root(of: track) else { return nil }
+            if let found, found != root { return nil }
+            found = root
+        }
+        guard let found else { return nil }
+        root = PathBytes(found)
+        device = Self.device(of: root)
+    }
+
+    /// Whether the root is still a folder on the same device as at the start.
+    var isPresent: Bool {
+        guard let now = Self.device(of: root) else { return false }
+        return device == nil || device == now
+    }
+
+    /// `st_dev` of `path` when it is a folder that can be `stat`ed, else nil.
+    private static func device(of path: PathBytes) -> UInt64? {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return UInt64(info.st_dev)
+    }
+
+    /// `track.path` without `/` and its relative path at the end.
+    private static func root(of track: CatalogTrack) -> [UInt8]? {
+        let path = track.path.bytes
+        let relative = track.relativePath.bytes
+        guard !relative.isEmpty, path.count > relative.count, path.suffix(relative.count).elementsEqual(relative)
+        else { return nil }
+        var root = Array(path.dropLast(relative.count))
+        guard root.last == UInt8(ascii: "/") else { return nil }
+        if root.count > 1 { root.removeLast() }
+        return root
+    }
+}
