@@ -11,3 +11,6 @@
 
 // Why: errno is a macro over a function call, which Swift cannot import.
 static inline int clinux_errno(void) { return errno; }
+
+// mallopt(3) and M_ARENA_MAX: malloc.h is not part of Swift's Glibc module.
+#include <malloc.h>

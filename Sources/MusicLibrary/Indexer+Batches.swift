@@ -14,7 +14,8 @@ extension Indexer {
     /// next one is probed. Stops (setting `outcome`) when the run is cancelled, the root goes away, or a
     /// probe finds its file gone; the chunk being written when that happens is committed, no later one.
     func probeAndWrite(
-        _ work: [Work], root: PathBytes, identity: RootIdentity?, volume: VolumeRef, summary: inout IndexSummary, counters: inout IndexProgress,
+        _ work: [Work], root: PathBytes, identity: RootIdentity?, volume: VolumeRef, summary: inout IndexSummary,
+        counters: inout IndexProgress,
         outcome: inout WalkOutcome
     ) throws(LibraryError) {
         guard !work.isEmpty else { return }
@@ -73,7 +74,9 @@ extension Indexer {
                 }
                 if case .unplayable(let reason) = probed, Self.vanishReasons.contains(reason) {
                     let path = root.appending(item.entry.path).display
-                    stop = stop ?? .incomplete(reason: "reading \(path) failed: \(reason.dropFirst("cannot read: ".count))")
+                    stop =
+                        stop
+                        ?? .incomplete(reason: "reading \(path) failed: \(reason.dropFirst("cannot read: ".count))")
                     continue
                 }
                 let record = LibraryDatabase.FileRecord(

@@ -15,7 +15,9 @@ import Synchronization
 /// 4. New and changed files are probed on all cores, a chunk of ~500 at a time, while the previous
 ///    chunk is written in one transaction.
 /// 5. Last, vanished files are deleted (rows and FTS), and only when the walk was complete, the run was
-///    not cancelled, every probe could read its file and the root is still the same folder. A stick
+///    not cancelled, every probe could read its file and the root is still the same folder. A tree with
+///    no files at all where the index has some counts as incomplete: it is what a mount point looks like
+///    while its stick is not mounted. A stick
 ///    pulled out mid-run therefore never empties the index: what was added or changed is kept, nothing is
 ///    removed, and `IndexSummary.outcome` says why.
 ///
@@ -75,17 +77,27 @@ public struct Indexer {
         if let cancellation { scanner.isCancelled = { cancellation.isCancelled } }
         scanner.beforeEnteringFolder = beforeEnteringFolder
         let identity = RootIdentity(path: root)
-        let walked = try scanner.walk { entry in
+        var walked = try scanner.walk { entry in
             counters.filesSeen += 1
             if counters.filesSeen % 256 == 0 { progress(counters) }
             guard !prober.isIgnored(entry.path) else { return }
             if let file = known.removeValue(forKey: entry.path) {
-                if file.size != entry.size || file.mtimeNs != entry.mtimeNs { work.append(.update(id: file.id, entry, isMove: false)) }
+                if file.size != entry.size || file.mtimeNs != entry.mtimeNs {
+                    work.append(.update(id: file.id, entry, isMove: false))
+                }
             } else {
                 fresh.append(entry)
             }
         }
         summary.filesSeen = counters.filesSeen
+        if walked.isComplete && counters.filesSeen == 0 && !known.isEmpty {
+            // An empty folder where a library was: most likely a mount point whose stick is not mounted (or
+            // not mounted yet). Emptying the index on that evidence would lose the library and its resume point.
+            walked = .incomplete(
+                reason: "\(root.display) is empty; a stick that is not mounted looks like this, so its "
+                    + "\(known.count) indexed files are kept")
+            warn("nothing was removed from the index: \(root.display) is empty; mount the stick and index again")
+        }
         summary.outcome = walked
         if walked == .cancelled { return try finish(summary, key: key, counters: counters) }
 
@@ -136,7 +148,9 @@ public struct Indexer {
     }
 
     /// Fills in the library's counts after the run and reports them.
-    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError) -> IndexSummary {
+    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError)
+        -> IndexSummary
+    {
         var summary = summary
         var counters = counters
         if let volume = try database.existingVolume(key: key) {

@@ -146,6 +146,7 @@ public final class LibraryDatabase {
                 statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
                 var result: [PathBytes: KnownFile] = [:]
+                result.reserveCapacity(try fileCount(of: volume))
                 while try statement.step() == .row {
                     let status = FileStatus(rawValue: statement.text(at: 4) ?? "") ?? .unplayable
                     result[PathBytes(statement.blob(at: 0))] = KnownFile(
@@ -154,6 +155,15 @@ public final class LibraryDatabase {
                 }
                 return result
             }
+        }
+    }
+
+    /// The number of file rows of `volume` (playable, unplayable and ignored), to size `knownFiles` up front.
+    private func fileCount(of volume: VolumeRef) throws(SQLiteError) -> Int {
+        try withStatement("SELECT count(*) FROM files WHERE volume_id = ?1") { statement throws(SQLiteError) in
+            try statement.bind(volume.id, at: 1)
+            guard try statement.step() == .row else { return 0 }
+            return Int(statement.int64(at: 0))
         }
     }
 

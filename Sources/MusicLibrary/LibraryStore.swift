@@ -37,7 +37,8 @@ public actor LibraryStore {
     /// `open(path:create:)` for a caller that is not async (the daemon's loop thread): opening is one quick
     /// file open, so there is no need to hop onto the cooperative pool and wait for it.
     public static func openSynchronously(path: String, create: Bool = false) throws(LibraryError) -> LibraryStore {
-        LibraryStore(executor: QueueExecutor(label: "shufflebox.library"), database: try opened(path: path, create: create))
+        let executor = QueueExecutor(label: "shufflebox.library")
+        return LibraryStore(executor: executor, database: try opened(path: path, create: create))
     }
 
     // Opening is one quick file open; the queries all run on the store's queue.

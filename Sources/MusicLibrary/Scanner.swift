@@ -104,7 +104,8 @@ public struct Scanner {
     }
 
     /// Walks the open folder `fd` (closing it), whose path relative to the root is `relative`.
-    private func walkFolder(fd: Int32, relative: PathBytes, depth: Int, _ state: inout State, _ visit: (Entry) -> Void) {
+    private func walkFolder(fd: Int32, relative: PathBytes, depth: Int, _ state: inout State, _ visit: (Entry) -> Void)
+    {
         guard let directory = fdopendir(fd) else {
             fail("cannot read \(root.appending(relative).display): \(Self.describe(errno))", &state)
             close(fd)

@@ -60,6 +60,13 @@ enum Schema {
         );
         """
 
+    /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
+    /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
+    /// life of the connection; the daemon holds two or three. The whole library database of a
+    /// 10,000-track stick is ~6 MB and sits in the kernel's page cache anyway, so a small cache costs
+    /// little time and saves about 1.5 MiB per connection.
+    static let cacheSizeKiB = -512
+
     /// Sets the connection up (WAL, foreign keys) and migrates the schema to `currentVersion`.
     ///
     /// `synchronous = NORMAL` is safe in WAL mode: a power cut can lose the last commits, never
@@ -68,6 +75,7 @@ enum Schema {
     static func prepare(_ connection: Connection) throws(SQLiteError) {
         try connection.setBusyTimeout(milliseconds: 5000)
         try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA cache_size = \(cacheSizeKiB)")
         let version = try connection.scalarInt("PRAGMA user_version") ?? 0
         if version == currentVersion {
             try connection.execute("PRAGMA synchronous = NORMAL")

@@ -26,7 +26,8 @@ struct LibraryBridgeTests {
     @Test func stopIndexingCancelsTheRunAfterItsCurrentBatch() throws {
         let root = scratch.appending("stick")
         let tracks = Indexer.batchSize * 3
-        try TestLibrary.generate(at: root, tracks: tracks, seed: 2, formats: .same, broken: 0, extras: false, seconds: 1)
+        try TestLibrary.generate(
+            at: root, tracks: tracks, seed: 2, formats: .same, broken: 0, extras: false, seconds: 1)
         let lines = self.lines
         let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
         let database = scratch.path + "/library.db"

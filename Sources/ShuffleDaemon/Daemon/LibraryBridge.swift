@@ -23,7 +23,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         do {
             store = try LibraryStore.openSynchronously(path: path, create: true)
         } catch {
-            throw DaemonError("cannot open the library database \(path): \(error); check the state directory is writable")
+            throw DaemonError(
+                "cannot open the library database \(path): \(error); check the state directory is writable")
         }
     }
 
@@ -82,7 +83,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 switch summary.outcome {
                 case .cancelled:
                     // The loop already forgot this stick: nothing to report.
-                    log.info("indexing \(volume.mountPoint) cancelled after \(ContinuousClock.now - started); nothing was removed")
+                    let elapsed = ContinuousClock.now - started
+                    log.info("indexing \(volume.mountPoint) cancelled after \(elapsed); nothing was removed")
                     return
                 case .incomplete(let reason):
                     guard !cancellation.isCancelled else { return }

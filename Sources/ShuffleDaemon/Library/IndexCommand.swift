@@ -31,7 +31,8 @@ enum IndexCommand {
             Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
             // The index keeps what it had: a person should know it is not in step with the folder.
-            Terminal.error("shufflebox: indexing \(root.display) stopped short (\(reason)); nothing was removed, run it again")
+            Terminal.error(
+                "shufflebox: indexing \(root.display) stopped short (\(reason)); nothing was removed, run it again")
             return ExitCode.failure
         } catch {
             return LibraryOutput.report(error).code
