@@ -78,7 +78,7 @@ public actor PlaybackEngine {
     public func run() async throws -> PlayerFinish? {
         let list = try await catalog.playableTracks()
         guard !list.isEmpty else { throw PlaybackError.nothingPlayable }
-        tracks = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        tracks = Self.byID(list)
         presence = LibraryPresence(tracks: list)
         // Sorted, so that one seed gives one order whatever order the catalog lists tracks in.
         let ids = tracks.keys.sorted()
@@ -154,10 +154,11 @@ public actor PlaybackEngine {
             guard ending == nil else { break }
             do {
                 let list = try await catalog.playableTracks()
-                for track in list { tracks[track.id] = track }
-                let ids = Set(list.map(\.id))
-                tracks = tracks.filter { ids.contains($0.key) }
-                await apply(.libraryChanged(ids.sorted()), cut: true, at: .now)
+                // Replace rather than merge and filter: one dictionary of the new list, sized up front, and
+                // the old one released (10,000 tracks are a few MB on a board with little RAM).
+                tracks = [:]
+                tracks = Self.byID(list)
+                await apply(.libraryChanged(list.map(\.id).sorted()), cut: true, at: .now)
             } catch {
                 log.warning("could not read the library again: \(error)")
             }
@@ -328,6 +329,14 @@ public actor PlaybackEngine {
     }
 
     // MARK: - Resume point
+
+    /// The tracks keyed by id, in a dictionary sized once (growing it by doubling held two copies at a time).
+    private static func byID(_ list: [CatalogTrack]) -> [TrackID: CatalogTrack] {
+        var byID: [TrackID: CatalogTrack] = [:]
+        byID.reserveCapacity(list.count)
+        for track in list where byID[track.id] == nil { byID[track.id] = track }
+        return byID
+    }
 
     private func currentPositionMs() -> Int64 {
         guard let heard = audio?.heard else { return startPositionMs }
