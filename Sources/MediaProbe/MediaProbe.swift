@@ -31,7 +31,7 @@ public enum MediaProbe {
         let name = lastComponent(of: path)
         let ext = fileExtension(name)
         if ignoredExtensions.contains(ext) { return .notAudio }
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        let fd = open(path.cString, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .unplayable(reason: "cannot read: \(describe(errno))") }
         defer { close(fd) }
         var info = stat()

@@ -27,7 +27,7 @@ public struct RootIdentity: Equatable, Sendable {
 
     /// The identity of the folder at `path` now (nil when it cannot be opened as a folder).
     public init?(path: PathBytes) {
-        let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let fd = open(path.cString, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         self.init(fd: fd, path: path)
@@ -37,7 +37,7 @@ public struct RootIdentity: Equatable, Sendable {
     /// does, else a reason for a person.
     public func problem() -> String? {
         var info = stat()
-        guard path.withCString({ lstat($0, &info) }) == 0 else {
+        guard lstat(path.cString, &info) == 0 else {
             return "\(path.display) is gone (\(Scanner.describe(errno))); the stick was probably unplugged"
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else {

@@ -62,7 +62,7 @@ public struct Scanner {
     /// Throws only when the root itself cannot be opened.
     @discardableResult
     public func walk(_ visit: (Entry) -> Void) throws(LibraryError) -> WalkOutcome {
-        let fd = root.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let fd = open(root.cString, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             throw .notAFolder(path: root.display, reason: code == ENOTDIR ? "not a folder" : Self.describe(code))

@@ -36,7 +36,7 @@ struct LibraryPresence: Sendable {
     /// `st_dev` of `path` when it is a folder that can be `stat`ed, else nil.
     private static func device(of path: PathBytes) -> UInt64? {
         var info = stat()
-        guard path.withCString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard stat(path.cString, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return UInt64(info.st_dev)
     }
 

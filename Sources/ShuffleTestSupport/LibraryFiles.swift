@@ -20,7 +20,7 @@ public enum LibraryFiles {
 
     /// The whole contents of the file at `path`.
     public static func contents(of path: PathBytes) throws -> Data {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        let fd = open(path.cString, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw TestSupportError("cannot open \(path.display): \(String(cString: strerror(errno)))")
         }
@@ -41,7 +41,7 @@ public enum LibraryFiles {
     /// `stat` of the file at `path` (size and modification time), without following a final symlink.
     public static func status(of path: PathBytes) throws -> (size: Int64, mtime: Int64) {
         var info = stat()
-        guard path.withCString({ lstat($0, &info) }) == 0 else {
+        guard lstat(path.cString, &info) == 0 else {
             throw TestSupportError("cannot stat \(path.display): \(String(cString: strerror(errno)))")
         }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))
@@ -49,7 +49,7 @@ public enum LibraryFiles {
 
     private static func walk(root: PathBytes, relative: PathBytes, into found: inout [PathBytes]) throws {
         let directory = relative.bytes.isEmpty ? root : root.appending(relative)
-        guard let handle = directory.withCString({ opendir($0) }) else {
+        guard let handle = opendir(directory.cString) else {
             throw TestSupportError("cannot open folder \(directory.display): \(String(cString: strerror(errno)))")
         }
         defer { closedir(handle) }
@@ -62,7 +62,7 @@ public enum LibraryFiles {
         for name in names {
             let child = relative.appending(PathBytes(name))
             var info = stat()
-            guard root.appending(child).withCString({ lstat($0, &info) }) == 0 else { continue }
+            guard lstat(root.appending(child).cString, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
                 try walk(root: root, relative: child, into: &found)
             } else {

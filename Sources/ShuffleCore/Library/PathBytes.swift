@@ -44,12 +44,9 @@ public struct PathBytes: Hashable, Sendable, Comparable {
         return PathBytes(joined)
     }
 
-    /// Calls `body` with a NUL-terminated C string of the path, for `open(2)` and friends.
-    public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes + [0]).withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
-    }
+    /// The path as a NUL-terminated C string, for `open(2)` and friends: pass it where a C function takes a
+    /// `const char *` (Swift lends the array's storage for the call). No pointer escapes this type.
+    public var cString: [CChar] { bytes.map { CChar(bitPattern: $0) } + [0] }
 
     /// Byte order, so sorting is the same whatever the locale.
     public static func < (lhs: PathBytes, rhs: PathBytes) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
