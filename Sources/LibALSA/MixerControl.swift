@@ -67,17 +67,21 @@ public final class MixerControl {
     /// and `snd_mixer_selem_set_playback_switch_all`.
     public func set(centibels: Int, mute: Bool) throws(ALSAError) {
         if snd_mixer_selem_has_playback_switch(element) != 0 {
-            try check(snd_mixer_selem_set_playback_switch_all(element, mute ? 0 : 1), "snd_mixer_selem_set_playback_switch_all", card)
+            try check(
+                snd_mixer_selem_set_playback_switch_all(element, mute ? 0 : 1),
+                "snd_mixer_selem_set_playback_switch_all", card)
         }
         if let range = decibelRange {
             let value = min(max(centibels, range.lowerBound), range.upperBound)
             // dir = -1: round towards quieter, so the cap can never be exceeded by rounding.
-            try check(snd_mixer_selem_set_playback_dB_all(element, value, -1), "snd_mixer_selem_set_playback_dB_all", card)
+            try check(
+                snd_mixer_selem_set_playback_dB_all(element, value, -1), "snd_mixer_selem_set_playback_dB_all", card)
         } else {
             // No dB scale: map 0 dB…-60 dB linearly onto the raw range, a documented approximation.
             let fraction = max(0.0, min(1.0, 1.0 + Double(centibels) / 6000.0))
             let raw = rawRange.lowerBound + Int(fraction * Double(rawRange.upperBound - rawRange.lowerBound))
-            try check(snd_mixer_selem_set_playback_volume_all(element, raw), "snd_mixer_selem_set_playback_volume_all", card)
+            try check(
+                snd_mixer_selem_set_playback_volume_all(element, raw), "snd_mixer_selem_set_playback_volume_all", card)
         }
     }
 }

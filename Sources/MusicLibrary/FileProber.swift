@@ -13,7 +13,8 @@ public struct FileProber: Sendable {
 
     /// Creates a prober.
     public init(
-        audioExtensions: Set<String>, ignoredExtensions: Set<String>, probe: @escaping @Sendable (PathBytes) -> ProbeOutcome
+        audioExtensions: Set<String>, ignoredExtensions: Set<String>,
+        probe: @escaping @Sendable (PathBytes) -> ProbeOutcome
     ) {
         self.audioExtensions = audioExtensions
         self.ignoredExtensions = ignoredExtensions

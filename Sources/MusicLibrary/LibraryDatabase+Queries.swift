@@ -214,7 +214,9 @@ enum PlaybackOrderCoding {
         bytes.reserveCapacity(order.count * 8)
         for id in order {
             let value = UInt64(bitPattern: id.rawValue)
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         }
         return bytes
     }

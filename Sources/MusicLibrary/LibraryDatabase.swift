@@ -205,7 +205,9 @@ extension LibraryDatabase {
     /// so no outside text ever reaches the SQL.
     public func rowCount(_ table: String) throws(LibraryError) -> Int64 {
         precondition(Self.tableNames.contains(table), "not a library table: \(table)")
-        return try wrap { () throws(SQLiteError) -> Int64 in try connection.scalarInt("SELECT count(*) FROM \(table)") ?? 0 }
+        return try wrap { () throws(SQLiteError) -> Int64 in
+            try connection.scalarInt("SELECT count(*) FROM \(table)") ?? 0
+        }
     }
 
     /// `PRAGMA data_version`: changes when another connection commits to the file.

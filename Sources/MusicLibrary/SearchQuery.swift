@@ -10,8 +10,10 @@ public enum SearchQuery {
     /// The MATCH expression, or nil when the query has nothing to search for (empty, only punctuation).
     public static func matchExpression(for text: String) -> String? {
         // Control characters (a NUL would end the MATCH text early in FTS5's parser) separate words.
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
-            .map(String.init).filter(hasTokenCharacter)
+        let words = text.split(whereSeparator: {
+            $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        })
+        .map(String.init).filter(hasTokenCharacter)
         guard !words.isEmpty else { return nil }
         var terms: [String] = []
         for (index, word) in words.enumerated() {

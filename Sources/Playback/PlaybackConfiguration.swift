@@ -26,7 +26,8 @@ public struct PlaybackConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        device: String = "default", mixer: String? = nil, seed: UInt64? = nil, volume: Int? = nil, scale: VolumeScale = VolumeScale(),
+        device: String = "default", mixer: String? = nil, seed: UInt64? = nil, volume: Int? = nil,
+        scale: VolumeScale = VolumeScale(),
         once: Bool = false, saveInterval: Duration = .seconds(2), firstRetryDelay: Duration = .milliseconds(250),
         maxRetryDelay: Duration = .seconds(5), onceDeviceAttempts: Int = 5
     ) {

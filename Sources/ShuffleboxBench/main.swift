@@ -25,8 +25,10 @@ let runs = option("--runs", 50)
 /// Deterministic words: real-looking syllable words, so prefixes have realistic fan-out.
 struct Words {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    let syllables = ["lo", "ve", "mi", "ra", "ka", "to", "su", "ne", "li", "an", "or", "el", "da", "ri", "mo", "shi",
-        "ber", "gan", "tor", "vel", "quin", "zeph", "yr", "ul", "ex", "ion", "ar", "is", "een", "ou"]
+    let syllables = [
+        "lo", "ve", "mi", "ra", "ka", "to", "su", "ne", "li", "an", "or", "el", "da", "ri", "mo", "shi",
+        "ber", "gan", "tor", "vel", "quin", "zeph", "yr", "ul", "ex", "ion", "ar", "is", "een", "ou",
+    ]
     mutating func next() -> UInt64 {
         state ^= state << 13
         state ^= state >> 7
@@ -59,10 +61,13 @@ do {
                     let artist = artists[index % artists.count]
                     let album = words.phrase(2)
                     let title = words.phrase(1 + index % 3)
-                    let tags = TagInfo(title: title, artist: artist, album: album, track: index % 12 + 1, year: 1970 + index % 50)
+                    let tags = TagInfo(
+                        title: title, artist: artist, album: album, track: index % 12 + 1, year: 1970 + index % 50)
                     let record = LibraryDatabase.FileRecord(
-                        path: PathBytes("\(artist)/\(album)/\(index % 12 + 1) \(title).mp3"), size: Int64(index), mtimeNs: 1,
-                        outcome: .audio(tags, StreamInfo(codec: "mp3", sampleRate: 44_100, channels: 2, frames: 9_000_000)))
+                        path: PathBytes("\(artist)/\(album)/\(index % 12 + 1) \(title).mp3"), size: Int64(index),
+                        mtimeNs: 1,
+                        outcome: .audio(
+                            tags, StreamInfo(codec: "mp3", sampleRate: 44_100, channels: 2, frames: 9_000_000)))
                     try database.insertFile(record, volume: volume)
                 }
             }
@@ -81,8 +86,10 @@ do {
         let count = try database.searchCount(query, in: volume)
         times.sort()
         let median = times[times.count / 2]
-        print(String(format: "search %-6@ %-16@ %6d hits  top-20 median %.2f ms (min %.2f, %d runs)",
-            label, "\"\(query)\"", count, median, times[0], runs))
+        print(
+            String(
+                format: "search %-6@ %-16@ %6d hits  top-20 median %.2f ms (min %.2f, %d runs)",
+                label, "\"\(query)\"", count, median, times[0], runs))
         let match = SearchQuery.matchExpression(for: query) ?? ""
         let sql = LibraryDatabase.searchSQL
             .replacingOccurrences(of: "?1", with: "'" + match.replacingOccurrences(of: "'", with: "''") + "'")

@@ -20,8 +20,10 @@ import Testing
         let source = folder + "/generated"
         let result = try Run.program(
             "/usr/bin/env",
-            ["python3", PackagePaths.root.appendingPathComponent("tools/make-testlib").path, source, "--tracks", "2",
-             "--no-extras", "--broken", "0", "--quiet"])
+            [
+                "python3", PackagePaths.root.appendingPathComponent("tools/make-testlib").path, source, "--tracks", "2",
+                "--no-extras", "--broken", "0", "--quiet",
+            ])
         #expect(result.status == 0, "make-testlib: \(result.stderr)")
         let files = try FileManager.default.subpathsOfDirectory(atPath: source).filter { $0.hasSuffix(".mp3") }.sorted()
         mp3 = try Data(contentsOf: URL(fileURLWithPath: source + "/" + files[0]))
@@ -45,7 +47,8 @@ import Testing
             return probe(path)
         }
         let warnings = PThreadMutex<[String]>([])
-        let indexer = Indexer(database: database, prober: prober, warn: { line in warnings.withLock { $0.append(line) } })
+        let indexer = Indexer(
+            database: database, prober: prober, warn: { line in warnings.withLock { $0.append(line) } })
         let real = try #require(LibraryLocation.realPath(root))
         let summary = try indexer.run(root: real, key: VolumeRef.pathKey(for: real), now: 1_700_000_000)
         return (summary, database.totalChanges, warnings.withLock { $0 }, reads.withLock { $0 })

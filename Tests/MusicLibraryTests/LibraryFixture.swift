@@ -22,7 +22,8 @@ struct LibraryFixture {
         let record = LibraryDatabase.FileRecord(
             path: PathBytes(path), size: 1000, mtimeNs: 1,
             outcome: .audio(tags, StreamInfo(codec: "mp3", sampleRate: 44_100, channels: 2, frames: frames)))
-        return TrackID(try database.transaction { () throws(SQLiteError) in try database.insertFile(record, volume: volume) })
+        return TrackID(
+            try database.transaction { () throws(SQLiteError) in try database.insertFile(record, volume: volume) })
     }
 
     /// Adds an unplayable file.

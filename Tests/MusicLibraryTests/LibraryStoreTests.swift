@@ -9,7 +9,8 @@ import Testing
 
     init() throws {
         library = try LibraryFixture()
-        try library.addTrack("Beyonce/Halo.mp3", TagInfo(title: "Halo", artist: "Beyoncé", album: "I Am... Sasha Fierce"))
+        try library.addTrack(
+            "Beyonce/Halo.mp3", TagInfo(title: "Halo", artist: "Beyoncé", album: "I Am... Sasha Fierce"))
         try library.addTrack("jp/01.mp3", TagInfo(title: "東京事変のうた", artist: "椎名林檎", album: "教育"))
         try library.addTrack("kr/02.mp3", TagInfo(title: "별빛 노래", artist: "아이유"))
         try library.addTrack("Misc/Ocean Drive.mp3", TagInfo(title: "Ocean Drive", artist: "Duke Dumont"))

@@ -42,7 +42,8 @@ struct VanishingStickTests {
     func topFolders() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: root).filter { name in
             var isFolder: ObjCBool = false
-            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
                 && isFolder.boolValue
         }
     }
@@ -132,7 +133,8 @@ struct VanishingStickTests {
     @Test func aCancelledRunCommitsItsBatchAndRemovesNothing() throws {
         let tracks = Indexer.batchSize * 2 + 100
         try TestLibrary.generate(
-            at: URL(fileURLWithPath: root), tracks: tracks, seed: 8, formats: .same, broken: 0, extras: false, seconds: 1)
+            at: URL(fileURLWithPath: root), tracks: tracks, seed: 8, formats: .same, broken: 0, extras: false,
+            seconds: 1)
         #expect(try index().summary.isComplete)
         let before = try listed()
         #expect(before.count == tracks)
@@ -148,9 +150,11 @@ struct VanishingStickTests {
             try FileManager.default.copyItem(atPath: root + "/" + source, toPath: root + "/copies/\(index).mp3")
         }
         let cancellation = IndexCancellation()
-        let second = try index(cancellation: cancellation, progress: { counters in
-            if counters.filesProbed > 0 { cancellation.cancel() }
-        })
+        let second = try index(
+            cancellation: cancellation,
+            progress: { counters in
+                if counters.filesProbed > 0 { cancellation.cancel() }
+            })
         #expect(second.summary.outcome == .cancelled)
         #expect(second.summary.removed == 0)
         let after = try listed()
@@ -184,10 +188,14 @@ struct VanishingStickTests {
 
         // The stick goes after a few folders.
         let entered = PThreadMutex(0)
-        let second = try index(root: stick, hook: { _ in
-            let count = entered.withLock { $0 += 1; return $0 }
-            if count == 5 { _ = try? Run.program("/bin/umount", ["-l", stick]) }
-        })
+        let second = try index(
+            root: stick,
+            hook: { _ in
+                let count = entered.withLock {
+                    $0 += 1; return $0
+                }
+                if count == 5 { _ = try? Run.program("/bin/umount", ["-l", stick]) }
+            })
         #expect(entered.withLock { $0 } >= 5)
         var reason = ""
         if case .incomplete(let why) = second.summary.outcome {

@@ -1,7 +1,8 @@
-@testable import Playback
 import ShuffleCore
 import Synchronization
 import Testing
+
+@testable import Playback
 
 @Suite struct HardwareVolumeTests {
     @Test(arguments: [

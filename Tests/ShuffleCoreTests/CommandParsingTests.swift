@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct CommandParsingTests {
     @Test func indexTakesOneFolderAndADatabase() throws {
-        #expect(try Command.parse(["index", "/media/usb", "--db", "x.db"]) == .index(.init(root: "/media/usb", database: "x.db")))
+        #expect(
+            try Command.parse(["index", "/media/usb", "--db", "x.db"])
+                == .index(.init(root: "/media/usb", database: "x.db")))
         #expect(try Command.parse(["index", "--db=x.db", "/m"]) == .index(.init(root: "/m", database: "x.db")))
     }
 

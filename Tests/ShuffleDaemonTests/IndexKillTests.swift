@@ -20,8 +20,10 @@ extension LibraryCommandTests {
         return wasRunning && process.terminationReason == .uncaughtSignal
     }
 
-    @Test(.enabled(if: TestLibrary.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
-                   "needs python3, lame and sqlite3"))
+    @Test(
+        .enabled(
+            if: TestLibrary.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+            "needs python3, lame and sqlite3"))
     func killNineDuringIndexingNeverCorruptsAndTheNextRunIsExact() throws {
         let root = scratch.appending("big")
         try TestLibrary.generate(at: root, tracks: 3000, seed: 21)

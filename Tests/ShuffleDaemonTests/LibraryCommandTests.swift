@@ -35,7 +35,8 @@ import Testing
             let keys = Set(object.keys)
             #expect(keys == Self.keys, "keys of \(row.path.display)", sourceLocation: sourceLocation)
             if row.kind == .broken {
-                #expect(object["status"] as? String == "unplayable", "\(row.path.display)", sourceLocation: sourceLocation)
+                #expect(
+                    object["status"] as? String == "unplayable", "\(row.path.display)", sourceLocation: sourceLocation)
                 #expect((object["reason"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
                 continue
             }
@@ -45,12 +46,16 @@ import Testing
             if let expectedTitle = tags.title {
                 #expect(title == expectedTitle, "title of \(row.path.display)", sourceLocation: sourceLocation)
             } else {
-                #expect(title?.isEmpty == false, "untagged \(row.path.display) gets its file name", sourceLocation: sourceLocation)
+                #expect(
+                    title?.isEmpty == false, "untagged \(row.path.display) gets its file name",
+                    sourceLocation: sourceLocation)
             }
             for (key, value) in [
-                ("artist", tags.artist), ("album", tags.album), ("albumArtist", tags.albumArtist), ("genre", tags.genre),
+                ("artist", tags.artist), ("album", tags.album), ("albumArtist", tags.albumArtist),
+                ("genre", tags.genre),
             ] {
-                #expect(object[key] as? String == value, "\(key) of \(row.path.display)", sourceLocation: sourceLocation)
+                #expect(
+                    object[key] as? String == value, "\(key) of \(row.path.display)", sourceLocation: sourceLocation)
             }
             for (key, value) in [
                 ("track", tags.track), ("trackTotal", tags.trackTotal), ("disc", tags.disc),
@@ -113,8 +118,9 @@ import Testing
         let root = scratch.appending("search")
         let manifest = try TestLibrary.generate(at: root, tracks: 40, seed: 2)
         _ = try index(root)
-        let artist = try #require(manifest.playable.compactMap(\.tags.artist).first { $0.contains("é") || $0.contains("ö") }
-            ?? manifest.playable.compactMap(\.tags.artist).first)
+        let artist = try #require(
+            manifest.playable.compactMap(\.tags.artist).first { $0.contains("é") || $0.contains("ö") }
+                ?? manifest.playable.compactMap(\.tags.artist).first)
         let folded = artist.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         let result = try Run.shufflebox(["search", folded, "--db", db, "--json", "--limit", "500"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -12,7 +12,9 @@ public struct ButtonsOptions: Equatable, Sendable {
     public var script: String?
 
     /// Creates the options.
-    public init(board: String? = nil, config: String? = nil, raw: Bool = false, json: Bool = false, script: String? = nil) {
+    public init(
+        board: String? = nil, config: String? = nil, raw: Bool = false, json: Bool = false, script: String? = nil
+    ) {
         self.board = board
         self.config = config
         self.raw = raw

@@ -26,7 +26,8 @@ enum IndexCommand {
                 let indexer = Indexer(
                     database: database, prober: .mediaProbe, warn: { line.warn($0) }, progress: { line.update($0) })
                 defer { line.finish() }
-                return try indexer.run(root: root, key: VolumeRef.pathKey(for: root), now: Int64(Date().timeIntervalSince1970))
+                return try indexer.run(
+                    root: root, key: VolumeRef.pathKey(for: root), now: Int64(Date().timeIntervalSince1970))
             }
             Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
