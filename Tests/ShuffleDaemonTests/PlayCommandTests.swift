@@ -18,19 +18,8 @@ import Testing
         library = folder.appending("library")
         database = folder.appending("library.db").path
         capture = folder.appending("capture.raw")
-        let conf = folder.appending("capture.conf")
-        let text = """
-            pcm.capture {
-                type file
-                slave.pcm "null"
-                file { @func getenv vars [ SHUFFLEBOX_CAPTURE ] default "/tmp/shufflebox-capture.raw" }
-                format "raw"
-            }
-            """
-        try text.write(to: conf, atomically: true, encoding: .utf8)
-        environment = [
-            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf.path)", "SHUFFLEBOX_CAPTURE": capture.path,
-        ]
+        // The project's own capture device (tests/alsa/capture.conf): the file PCM writes what was played.
+        environment = ALSATestDevices.captureEnvironment(file: capture)
     }
 
     func play(_ extra: [String], database: String? = nil) throws -> Run.Result {
