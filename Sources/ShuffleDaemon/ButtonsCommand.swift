@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// `shufflebox buttons`: the wiring check. Prints each gesture and its action as it happens.
@@ -44,7 +45,7 @@ enum ButtonsCommand {
             case .gesture(let event): out += report.line(for: event) + "\n"
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        Terminal.write(out)
         return ExitCode.success
     }
 }

@@ -1,6 +1,7 @@
 import Buttons
 @preconcurrency import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// The live half of `shufflebox buttons`: the board's sources (and the keyboard on a terminal),
@@ -9,11 +10,9 @@ import ShuffleCore
 enum ButtonsLiveCheck {
     static func run(board: BoardConfig, options: ButtonsOptions) async -> Int32 {
         await withCheckedContinuation { continuation in
-            let thread = Thread {
+            DetachedThread.start(name: "shufflebox.buttons") {
                 continuation.resume(returning: loop(board: board, options: options))
             }
-            thread.name = "shufflebox.buttons"
-            thread.start()
         }
     }
 
@@ -80,7 +79,7 @@ enum ButtonsLiveCheck {
                 }
             }
             lines += recognizer.advance(to: MonotonicClock.now()).map(report.line(for:))
-            if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+            if !lines.isEmpty { Terminal.write(lines.joined(separator: "\n") + "\n") }
             if sources.contains(where: { ($0 as? KeyboardSource)?.quitRequested == true }) { break }
             sources.removeAll { $0.isFinished }
             if sources.isEmpty { break }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// `shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N`.

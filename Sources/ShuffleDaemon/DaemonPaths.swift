@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Default places of the daemon's files, per DESIGN.md.
 enum DaemonPaths {
@@ -11,7 +12,7 @@ enum DaemonPaths {
         if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(given) }
         if isRoot { return "/var/lib/shufflebox" }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/shufflebox" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/shufflebox"
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LibLinux
 import ShuffleCore
 
@@ -30,16 +31,14 @@ enum RunCommand {
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         } catch {
-            log.error("cannot create the state directory \(stateDirectory): \(error.localizedDescription)")
+            log.error("cannot create the state directory \(stateDirectory): \(error)")
             return ExitCode.cannotCreate
         }
         let socketPath = config.socket ?? DaemonPaths.socket(stateDirectory: stateDirectory)
         return await withCheckedContinuation { continuation in
-            let thread = Thread {
+            DetachedThread.start(name: "shufflebox-control") {
                 continuation.resume(returning: runLoop(config, stateDirectory, socketPath, load, log))
             }
-            thread.name = "shufflebox-control"
-            thread.start()
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import ShuffleCore
 
 /// The entry point: dispatches a parsed `Command` to the code that carries it out.
@@ -41,7 +41,7 @@ public enum Shufflebox {
     /// Ends the process with `status`, flushing stdout first.
     public static func exit(_ status: Int32) -> Never {
         fflush(nil)
-        Foundation.exit(status)
+        Glibc.exit(status)
     }
 
     /// The version printed by `--version`.
@@ -62,15 +62,4 @@ public enum ExitCode {
     public static let unavailable: Int32 = 69
     /// The database or another file could not be created or written (`EX_CANTCREAT`).
     public static let cannotCreate: Int32 = 73
-}
-
-/// Writing to the terminal's streams.
-public enum Terminal {
-    /// Writes one line to stderr (messages for a person; stdout is for results).
-    public static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Whether stderr is a terminal (for live progress lines).
-    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// `shufflebox status [--socket PATH] [--json]`: asks the running daemon over its socket.
@@ -46,13 +47,18 @@ enum StatusCommand {
             tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil)
     }
 
+    /// `value` (0...99) with a leading zero below 10: the seconds of "m:ss".
+    static func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
     private static func text(_ s: PlayerSnapshot) -> String {
         var lines = ["state: \(s.state.name)" + (s.state.errorReason.map { " (\($0))" } ?? "")]
         if let track = s.track {
             let name = [track.artist, track.title].compactMap { $0 }.joined(separator: " - ")
             lines.append("track: \(name.isEmpty ? track.path : name)")
             lines.append("file: \(track.path)")
-            lines.append("position: \(s.positionMs / 60_000):\(String(format: "%02d", (s.positionMs / 1000) % 60))")
+            lines.append("position: \(s.positionMs / 60_000):\(twoDigits((s.positionMs / 1000) % 60))")
         }
         lines.append("volume: \(s.volume) of \(s.volumeSteps) (cap \(s.maxVolume))")
         if let root = s.libraryRoot {

@@ -1,9 +1,11 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import LibPThread
 
 /// Runs async work from the event loop's thread and waits for it, at most `timeout` seconds.
 ///
-/// The loop thread is a plain `Thread`, not the cooperative pool, so waiting here blocks no Swift
+/// The loop thread is a plain pthread (`DetachedThread`), not the cooperative pool, so waiting here blocks no Swift
 /// task; the work itself runs on the pool (or the store's queue). Nil when it failed or timed out.
 func blocking<T: Sendable>(timeout: Double = 2, _ work: @escaping @Sendable () async throws -> T) -> T? {
     let result = PThreadMutex<T?>(nil)

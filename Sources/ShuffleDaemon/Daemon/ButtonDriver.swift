@@ -1,5 +1,6 @@
 import Buttons
-import Foundation
+import FoundationEssentials
+import Glibc
 import LibLinux
 import ShuffleCore
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// A blocking MPD client of the daemon's socket, for `status` and `ctl`.
@@ -48,16 +49,14 @@ final class ControlClient {
     /// Sends one command and returns its `key: value` pairs, throwing on `ACK`.
     func command(_ line: String) throws(Failure) -> [(String, String)] {
         let bytes = Array((line + "\n").utf8)
-        let sent = bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw .broken("the daemon closed the connection") }
         var pairs: [(String, String)] = []
         while true {
             guard let reply = try readLine() else { throw .broken("the daemon closed the connection") }
             if reply == "OK" { return pairs }
             if reply.hasPrefix("ACK ") {
-                let message = reply.split(separator: "}", maxSplits: 1).last.map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
+                let message = reply.split(separator: "}", maxSplits: 1).last.map { SearchText.trimmed($0) }
                 throw .refused(message ?? reply)
             }
             if let colon = reply.firstIndex(of: ":") {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// The control socket: a Unix socket (mode 0660) and optionally TCP, speaking the MPD subset through
@@ -79,7 +80,7 @@ final class ControlServer {
 
     private func accept(on listener: Int32) {
         while true {
-            let fd = Foundation.accept(listener, nil, nil)
+            let fd = Glibc.accept(listener, nil, nil)
             guard fd >= 0 else { return }  // EAGAIN: no more pending; other errors: try next round
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -134,7 +135,7 @@ final class ControlServer {
     private func flush(_ client: Client) {
         while !client.output.isEmpty {
             let written = client.output.withUnsafeBytes {
-                Foundation.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -159,8 +160,18 @@ final class ControlServer {
 
     // MARK: - Listening sockets
 
+    /// The folder holding `path`, as `NSString.deletingLastPathComponent` had it: "/run/x/socket" gives
+    /// "/run/x", "/socket" gives "/", a bare name gives "" (trailing slashes are ignored).
+    static func parentFolder(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
     private static func listenUnix(_ path: String) throws(DaemonError) -> Int32 {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = parentFolder(of: path)
         if !folder.isEmpty {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }

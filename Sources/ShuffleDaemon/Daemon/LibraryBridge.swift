@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MusicLibrary
 import ShuffleCore
 import Synchronization
@@ -58,7 +59,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         let runs = self.runs
         let root = PathBytes(volume.mountPoint)
         // A thread of its own: the indexer blocks (walks, probes, writes) for as long as the stick needs.
-        let thread = Thread {
+        DetachedThread.start(name: "shufflebox-index") {
             let started = ContinuousClock.now
             defer { runs.withLock { if $0[key] === cancellation { $0[key] = nil } } }
             do {
@@ -106,8 +107,6 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 report(.failed("indexing \(volume.mountPoint) failed: \(error)"))
             }
         }
-        thread.name = "shufflebox-index"
-        thread.start()
     }
 
     func stopIndexing(volumeID: String) {
@@ -130,7 +129,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
         let store = self.store
         let query = constraints.map(\.value).joined(separator: " ")
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        guard !SearchText.trimmed(query).isEmpty else { return [] }
         let found = blocking(timeout: 3) { () async throws -> [LibraryEntry] in
             try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
                 guard let volume = try database.existingVolume(key: volumeID) else { return [] }
@@ -163,7 +162,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         return fields.contains { field in
             guard let field else { return false }
             if exact { return field == constraint.value }
-            return field.range(of: constraint.value, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            return SearchText.contains(field, constraint.value)
                 || constraint.field == .any
         }
     }

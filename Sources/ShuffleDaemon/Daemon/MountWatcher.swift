@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// Watches `/proc/self/mountinfo`: the kernel flags `POLLPRI | POLLERR` on it whenever the mount table

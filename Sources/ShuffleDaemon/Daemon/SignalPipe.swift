@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The write end of the signal pipe, read by the C signal handler (an atomic: no Swift state in a handler).

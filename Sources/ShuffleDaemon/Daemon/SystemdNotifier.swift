@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Talks to systemd over `$NOTIFY_SOCKET` (sd_notify(3)'s protocol, written by hand: one datagram per
 /// message on a Unix socket, `@` meaning the abstract namespace). No libsystemd, so the binary has

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ShuffleCore
 
 /// Names a mounted stick so it is recognised next time: `uuid:<fs uuid>` from `/dev/disk/by-uuid`,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MusicLibrary
 import ShuffleCore
 
@@ -7,12 +8,12 @@ enum IndexCommand {
     /// Runs the command and returns the exit status.
     static func run(_ options: IndexOptions) async -> Int32 {
         // A missing folder fails before any database is created.
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
             Terminal.error("shufflebox: cannot index \(options.root): no such folder")
             return ExitCode.failure
         }
-        guard isFolder.boolValue, let root = LibraryLocation.realPath(options.root) else {
+        guard isFolder, let root = LibraryLocation.realPath(options.root) else {
             Terminal.error("shufflebox: cannot index \(options.root): not a folder")
             return ExitCode.failure
         }
@@ -73,20 +74,20 @@ final class ProgressLine {
         text += "\(progress.unplayable) unplayable"
         if progress.filesToProbe > 0 { text += ", read \(progress.filesProbed)/\(progress.filesToProbe)" }
         text += ", \(rate) files/s, \(Self.seconds(elapsed)) s"
-        FileHandle.standardError.write(Data(text.utf8))
+        Terminal.writeError(text)
         drawn = true
     }
 
     /// Prints a warning on its own line, keeping the progress line below it.
     func warn(_ message: String) {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { Terminal.writeError("\r\u{1B}[K") }
         Terminal.error("shufflebox: warning: \(message)")
         lastDraw = nil
     }
 
     /// Ends the progress line so the summary starts on a clean line.
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { Terminal.writeError("\r\u{1B}[K") }
     }
 
     /// `elapsed` in seconds with one decimal.

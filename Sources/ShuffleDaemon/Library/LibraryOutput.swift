@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MusicLibrary
 import ShuffleCore
 
@@ -42,11 +43,11 @@ enum LibraryOutput {
             buffer += line
             buffer += "\n"
             if buffer.utf8.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(buffer.utf8))
+                Terminal.write(buffer)
                 buffer = ""
             }
         }
-        if !buffer.isEmpty { FileHandle.standardOutput.write(Data(buffer.utf8)) }
+        if !buffer.isEmpty { Terminal.write(buffer) }
     }
 
     /// The database path for `--db`, or the user's state directory.

@@ -1,5 +1,6 @@
 @preconcurrency import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Single key presses from stdin: on a terminal it is put in raw mode (no echo, no line buffering) and
 /// restored by `stop()`; from a pipe, bytes are read as they come. Reading is a Dispatch read source, so

@@ -1,5 +1,6 @@
 @preconcurrency import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import MusicLibrary
 import Playback
 import ShuffleCore
@@ -12,12 +13,12 @@ import ShuffleCore
 enum PlayCommand {
     /// Runs the command and returns the exit status.
     static func run(_ options: PlayOptions) async -> Int32 {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
             Terminal.error("shufflebox: cannot play \(options.root): no such folder")
             return ExitCode.failure
         }
-        guard isFolder.boolValue, let root = LibraryLocation.realPath(options.root) else {
+        guard isFolder, let root = LibraryLocation.realPath(options.root) else {
             Terminal.error("shufflebox: cannot play \(options.root): not a folder")
             return ExitCode.failure
         }
@@ -32,7 +33,7 @@ enum PlayCommand {
             device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track in
-            FileHandle.standardOutput.write(Data((track.displayName + "\n").utf8))
+            Terminal.write(track.displayName + "\n")
         }
         let keys = KeyboardInput { key in
             switch key {
