@@ -12,35 +12,20 @@ import LibPThread
 public final class AudioThread: Sendable {
     private let mailbox = AudioMailbox()
     private let position = PositionBox()
-    private let thread = PThreadMutex<pthread_t?>(nil)
+    private let thread: PThread
 
     /// Starts the thread. `events` is called on the audio thread; it must not block.
     public init(device: String, gain: Double, events: @escaping @Sendable (AudioEvent) -> Void) throws(MPG123Error) {
         let decoder = try MP3Decoder()
         let position = self.position
         let mailbox = self.mailbox
-        let body = ThreadBody(
-            run: { [decoder = Box(decoder)] in
-                guard let decoder = decoder.take() else { return }
-                var loop = AudioLoop(
-                    decoder: decoder, deviceName: device, gain: gain, mailbox: mailbox, position: position,
-                    events: events)
-                loop.run()
-            })
-        var handle = pthread_t()
-        let context = Unmanaged.passRetained(body).toOpaque()
-        let rc = pthread_create(
-            &handle, nil,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, context)
-        if rc != 0 {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
-            preconditionFailure("pthread_create failed with \(rc)")
+        thread = PThread.start(name: "shufflebox-audio") { [decoder = Box(decoder)] in
+            guard let decoder = decoder.take() else { return }
+            var loop = AudioLoop(
+                decoder: decoder, deviceName: device, gain: gain, mailbox: mailbox, position: position,
+                events: events)
+            loop.run()
         }
-        thread.withLock { $0 = handle }
     }
 
     /// The track being heard and how far into it, for the resume point.
@@ -50,22 +35,7 @@ public final class AudioThread: Sendable {
     func post(_ command: AudioCommand) { mailbox.post(command) }
 
     /// Waits for the thread to end (after `shutdown`). Blocks: call from a thread of its own or at exit.
-    public func join() {
-        guard
-            let handle = thread.withLock({ value -> pthread_t? in
-                let handle = value
-                value = nil
-                return handle
-            })
-        else { return }
-        pthread_join(handle, nil)
-    }
-}
-
-/// The closure a new pthread runs (a class so it can cross as a raw context pointer).
-private final class ThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(run: @escaping @Sendable () -> Void) { self.run = run }
+    public func join() { thread.join() }
 }
 
 /// Hands a non-copyable decoder to the new thread exactly once.

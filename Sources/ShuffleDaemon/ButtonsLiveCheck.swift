@@ -2,6 +2,7 @@ import Buttons
 @preconcurrency import Dispatch
 import FoundationEssentials
 import Glibc
+import LibPThread
 import ShuffleCore
 
 /// The live half of `shufflebox buttons`: the board's sources (and the keyboard on a terminal),
@@ -10,7 +11,7 @@ import ShuffleCore
 enum ButtonsLiveCheck {
     static func run(board: BoardConfig, options: ButtonsOptions) async -> Int32 {
         await withCheckedContinuation { continuation in
-            DetachedThread.start(name: "shufflebox.buttons") {
+            PThread.startDetached(name: "shufflebox.buttons") {
                 continuation.resume(returning: loop(board: board, options: options))
             }
         }

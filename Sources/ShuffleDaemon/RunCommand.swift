@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LibLinux
+import LibPThread
 import ShuffleCore
 
 /// `shufflebox run`: the appliance daemon.
@@ -36,7 +37,7 @@ enum RunCommand {
         }
         let socketPath = config.socket ?? DaemonPaths.socket(stateDirectory: stateDirectory)
         return await withCheckedContinuation { continuation in
-            DetachedThread.start(name: "shufflebox-control") {
+            PThread.startDetached(name: "shufflebox-control") {
                 continuation.resume(returning: runLoop(config, stateDirectory, socketPath, load, log))
             }
         }

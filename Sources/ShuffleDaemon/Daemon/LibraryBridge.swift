@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LibPThread
 import MusicLibrary
 import ShuffleCore
 import Synchronization
@@ -59,7 +60,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         let runs = self.runs
         let root = PathBytes(volume.mountPoint)
         // A thread of its own: the indexer blocks (walks, probes, writes) for as long as the stick needs.
-        DetachedThread.start(name: "shufflebox-index") {
+        PThread.startDetached(name: "shufflebox-index") {
             let started = ContinuousClock.now
             defer { runs.withLock { if $0[key] === cancellation { $0[key] = nil } } }
             do {

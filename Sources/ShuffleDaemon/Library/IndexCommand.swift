@@ -8,15 +8,7 @@ enum IndexCommand {
     /// Runs the command and returns the exit status.
     static func run(_ options: IndexOptions) async -> Int32 {
         // A missing folder fails before any database is created.
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
-            Terminal.error("shufflebox: cannot index \(options.root): no such folder")
-            return ExitCode.failure
-        }
-        guard isFolder, let root = LibraryLocation.realPath(options.root) else {
-            Terminal.error("shufflebox: cannot index \(options.root): not a folder")
-            return ExitCode.failure
-        }
+        guard let root = LibraryOutput.musicFolder(options.root, verb: "index") else { return ExitCode.failure }
         let path = LibraryOutput.databasePath(options.database)
         let interactive = Terminal.stderrIsTerminal
         do {

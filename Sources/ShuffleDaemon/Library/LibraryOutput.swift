@@ -51,6 +51,21 @@ enum LibraryOutput {
     }
 
     /// The database path for `--db`, or the user's state directory.
+    /// The real path of the music folder a command was given, or nil after telling the person why not
+    /// ("shufflebox: cannot VERB DIR: no such folder" / "not a folder"). Runs before any database is made.
+    static func musicFolder(_ path: String, verb: String) -> PathBytes? {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            Terminal.error("shufflebox: cannot \(verb) \(path): no such folder")
+            return nil
+        }
+        guard isFolder, let root = LibraryLocation.realPath(path) else {
+            Terminal.error("shufflebox: cannot \(verb) \(path): not a folder")
+            return nil
+        }
+        return root
+    }
+
     static func databasePath(_ explicit: String?) -> String {
         LibraryLocation.databasePath(explicit: explicit, environment: ProcessInfo.processInfo.environment)
     }

@@ -13,15 +13,7 @@ import ShuffleCore
 enum PlayCommand {
     /// Runs the command and returns the exit status.
     static func run(_ options: PlayOptions) async -> Int32 {
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isFolder) else {
-            Terminal.error("shufflebox: cannot play \(options.root): no such folder")
-            return ExitCode.failure
-        }
-        guard isFolder, let root = LibraryLocation.realPath(options.root) else {
-            Terminal.error("shufflebox: cannot play \(options.root): not a folder")
-            return ExitCode.failure
-        }
+        guard let root = LibraryOutput.musicFolder(options.root, verb: "play") else { return ExitCode.failure }
         let log = Log(label: "play", minimum: logLevel(), sink: { Terminal.error($0) })
         let catalog: VolumeCatalog
         do {
