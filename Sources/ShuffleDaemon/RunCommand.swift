@@ -8,11 +8,6 @@ import ShuffleCore
 enum RunCommand {
     /// Loads the configuration, then runs the event loop on its own thread until SIGTERM/SIGINT.
     static func run(_ options: RunOptions) async -> Int32 {
-        // One malloc arena for the daemon: glibc otherwise gives each of its threads (loop, audio, index,
-        // the indexer's probe workers) an arena of its own, and what they free stays there: ~6 MiB of the
-        // peak after indexing 10,000 tracks. First thing, before most threads exist; the audio thread does
-        // not allocate while playing, so sharing one arena costs nothing there.
-        MallocArenas.limit(to: 1)
         let load: @Sendable () throws(ConfigError) -> DaemonConfig = { () throws(ConfigError) -> DaemonConfig in
             try loadConfig(options)
         }
