@@ -76,35 +76,49 @@ extension LibraryDatabase {
         }
     }
 
-    /// Every playable track of `volume`, with absolute paths under its root, by id.
-    public func playableTracks(of volume: VolumeRef) throws(LibraryError) -> [CatalogTrack] {
-        // Sized up front: grown by doubling, the array of a 10,000-track stick (~2.7 MB) briefly held an
-        // old and a new buffer at once, and the player reloads it as indexing goes on.
+    /// The ids of every playable track of `volume`, ascending.
+    public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
+        // Sized up front so that the array is made once (the player reloads it as indexing goes on).
         let expected = try counts(of: volume).tracks
-        return try wrap { () throws(SQLiteError) -> [CatalogTrack] in
+        return try wrap { () throws(SQLiteError) -> [TrackID] in
             try withStatement(
                 """
-                SELECT \(Self.entryColumns), t.frames, t.sample_rate, t.channels, t.codec
-                FROM files f JOIN tracks t ON t.id = f.id
+                SELECT f.id FROM files f JOIN tracks t ON t.id = f.id
                 WHERE f.volume_id = ?1 AND f.status = 'ok' ORDER BY f.id
                 """
             ) { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
-                var result: [CatalogTrack] = []
+                var result: [TrackID] = []
                 result.reserveCapacity(expected)
-                while try statement.step() == .row {
-                    let entry = Self.entry(from: statement)
-                    var tags = entry.tags
-                    if tags.title?.isEmpty ?? true { tags.title = Self.fileTitle(entry.path) }
-                    let stream = StreamInfo(
-                        codec: statement.text(at: 21) ?? "mp3", sampleRate: Int(statement.int64(at: 19)),
-                        channels: Int(statement.int64(at: 20)), frames: statement.int64(at: 18))
-                    result.append(
-                        CatalogTrack(
-                            id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path,
-                            tags: tags, stream: stream))
-                }
+                while try statement.step() == .row { result.append(TrackID(statement.int64(at: 0))) }
                 return result
+            }
+        }
+    }
+
+    /// One playable track of `volume` with its absolute path under the volume's root, or nil when `id` is
+    /// not a playable track of it.
+    public func playableTrack(_ id: TrackID, of volume: VolumeRef) throws(LibraryError) -> CatalogTrack? {
+        try wrap { () throws(SQLiteError) -> CatalogTrack? in
+            try withStatement(
+                """
+                SELECT \(Self.entryColumns), t.frames, t.sample_rate, t.channels, t.codec
+                FROM files f JOIN tracks t ON t.id = f.id
+                WHERE f.id = ?1 AND f.volume_id = ?2 AND f.status = 'ok'
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(id.rawValue, at: 1)
+                try statement.bind(volume.id, at: 2)
+                guard try statement.step() == .row else { return nil }
+                let entry = Self.entry(from: statement)
+                var tags = entry.tags
+                if tags.title?.isEmpty ?? true { tags.title = Self.fileTitle(entry.path) }
+                let stream = StreamInfo(
+                    codec: statement.text(at: 21) ?? "mp3", sampleRate: Int(statement.int64(at: 19)),
+                    channels: Int(statement.int64(at: 20)), frames: statement.int64(at: 18))
+                return CatalogTrack(
+                    id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path, tags: tags,
+                    stream: stream)
             }
         }
     }

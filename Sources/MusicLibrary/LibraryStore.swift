@@ -74,9 +74,14 @@ public actor LibraryStore {
         VolumeCatalog(store: self, volume: volume)
     }
 
-    /// Every playable track of `volume`.
-    public func playableTracks(of volume: VolumeRef) throws(LibraryError) -> [CatalogTrack] {
-        try database.playableTracks(of: volume)
+    /// The ids of every playable track of `volume`, ascending.
+    public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
+        try database.playableTrackIDs(of: volume)
+    }
+
+    /// One playable track of `volume`, or nil.
+    public func playableTrack(_ id: TrackID, of volume: VolumeRef) throws(LibraryError) -> CatalogTrack? {
+        try database.playableTrack(id, of: volume)
     }
 
     /// Marks a track unplayable (file status, reason) and drops its track and FTS rows.
@@ -112,8 +117,16 @@ public struct VolumeCatalog: TrackCatalog {
     /// The volume.
     public let volume: VolumeRef
 
-    /// Every playable track of the volume.
-    public func playableTracks() async throws -> [CatalogTrack] { try await store.playableTracks(of: volume) }
+    /// The ids of every playable track of the volume, ascending.
+    public func playableTrackIDs() async throws -> [TrackID] { try await store.playableTrackIDs(of: volume) }
+
+    /// One playable track of the volume, or nil.
+    public func track(_ id: TrackID) async throws -> CatalogTrack? {
+        try await store.playableTrack(id, of: volume)
+    }
+
+    /// The volume's root where it was last seen.
+    public func libraryRoot() async throws -> PathBytes? { volume.root }
 
     /// Marks a track unplayable and removes it from the catalog and the search index.
     public func markUnplayable(_ id: TrackID, reason: String) async throws {

@@ -13,17 +13,11 @@ struct LibraryPresence: Sendable {
     /// `st_dev` of the root when playing began; nil when it could not be read (then only existence counts).
     private let device: UInt64?
 
-    /// The root of `tracks`' library: the part of each absolute path before its relative path. Nil when the
-    /// tracks do not agree on one (then presence cannot be judged and the engine trusts every failure).
-    init?(tracks: some Sequence<CatalogTrack>) {
-        var found: [UInt8]?
-        for track in tracks {
-            guard let root = Self.root(of: track) else { return nil }
-            if let found, found != root { return nil }
-            found = root
-        }
-        guard let found else { return nil }
-        root = PathBytes(found)
+    /// Watches `root`; nil when there is no root (then presence cannot be judged and the engine trusts
+    /// every failure).
+    init?(root: PathBytes?) {
+        guard let root, !root.bytes.isEmpty else { return nil }
+        self.root = root
         device = Self.device(of: root)
     }
 
@@ -38,17 +32,5 @@ struct LibraryPresence: Sendable {
         var info = stat()
         guard stat(path.cString, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return UInt64(info.st_dev)
-    }
-
-    /// `track.path` without `/` and its relative path at the end.
-    private static func root(of track: CatalogTrack) -> [UInt8]? {
-        let path = track.path.bytes
-        let relative = track.relativePath.bytes
-        guard !relative.isEmpty, path.count > relative.count, path.suffix(relative.count).elementsEqual(relative)
-        else { return nil }
-        var root = Array(path.dropLast(relative.count))
-        guard root.last == UInt8(ascii: "/") else { return nil }
-        if root.count > 1 { root.removeLast() }
-        return root
     }
 }

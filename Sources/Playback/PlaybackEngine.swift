@@ -17,7 +17,9 @@ public actor PlaybackEngine {
     private let continuation: AsyncStream<EngineInput>.Continuation
 
     private var machine: PlayerMachine?
-    private var tracks: [TrackID: CatalogTrack] = [:]
+    /// The tracks started or queued and not yet over, as the catalog gave them: the engine otherwise
+    /// holds only ids (the order), and reads a track from the catalog when it starts or queues it.
+    private var loaded: [TrackID: CatalogTrack] = [:]
     private var audio: AudioThread?
     /// The hardware volume control, when one is configured and was found; volume then never touches samples.
     private var hardwareVolume: HardwareVolume?
@@ -76,12 +78,10 @@ public actor PlaybackEngine {
     /// Plays until `--once` completes its cycle (returns `.cycleComplete`) or `quit()` (returns nil).
     /// Throws `PlaybackError` when nothing is playable or the device cannot be had (with `once`).
     public func run() async throws -> PlayerFinish? {
-        let list = try await catalog.playableTracks()
-        guard !list.isEmpty else { throw PlaybackError.nothingPlayable }
-        tracks = Self.byID(list)
-        presence = LibraryPresence(tracks: list)
-        // Sorted, so that one seed gives one order whatever order the catalog lists tracks in.
-        let ids = tracks.keys.sorted()
+        // Sorted and unique, so that one seed gives one order whatever order the catalog lists tracks in.
+        let ids = Self.sortedUnique(try await catalog.playableTrackIDs())
+        guard !ids.isEmpty else { throw PlaybackError.nothingPlayable }
+        presence = LibraryPresence(root: try await catalog.libraryRoot())
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
         let stored = try await catalog.loadPlaybackState()
         let order: ShuffleOrder
@@ -131,7 +131,8 @@ public actor PlaybackEngine {
             var event = event
             if case .previous = event { event = .previous(positionMs: currentPositionMs()) }
             if case .seek(_, let delta, _) = event {
-                let duration = machine?.order.current.flatMap { tracks[$0]?.stream.durationMs } ?? 0
+                var duration: Int64 = 0
+                if let id = machine?.order.current { duration = await load(id)?.stream.durationMs ?? 0 }
                 event = .seek(positionMs: currentPositionMs(), byMs: delta, durationMs: duration)
             }
             let cut: Bool
@@ -149,16 +150,12 @@ public actor PlaybackEngine {
             if generation == saveGeneration && ending == nil { await save() }
         case .retryDevice(let token):
             guard token == currentToken, ending == nil, let machine, let track = machine.order.current else { break }
-            start(track, positionMs: retryPositionMs, cut: true, at: .now)
+            await start(track, positionMs: retryPositionMs, cut: true, at: .now)
         case .rescanned:
             guard ending == nil else { break }
             do {
-                let list = try await catalog.playableTracks()
-                // Replace rather than merge and filter: one dictionary of the new list, sized up front, and
-                // the old one released (10,000 tracks are a few MB on a board with little RAM).
-                tracks = [:]
-                tracks = Self.byID(list)
-                await apply(.libraryChanged(list.map(\.id).sorted()), cut: true, at: .now)
+                let ids = Self.sortedUnique(try await catalog.playableTrackIDs())
+                await apply(.libraryChanged(ids), cut: true, at: .now)
             } catch {
                 log.warning("could not read the library again: \(error)")
             }
@@ -181,7 +178,7 @@ public actor PlaybackEngine {
                 log.notice("audio device '\(configuration.device)' works again")
                 notify(.deviceRecovered)
             }
-            if pendingAnnouncement == token, let id = tokenTracks[token], let track = tracks[id] {
+            if pendingAnnouncement == token, let id = tokenTracks[token], let track = loaded[id] {
                 pendingAnnouncement = nil
                 announce(track)
                 log.debug("first samples of track \(id) handed to ALSA \(latency.milliseconds) ms after the request")
@@ -193,7 +190,7 @@ public actor PlaybackEngine {
             await apply(.trackEnded(continued: true), cut: false, at: .now)
             if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current
             {
-                start(wanted, positionMs: 0, cut: true, at: .now)
+                await start(wanted, positionMs: 0, cut: true, at: .now)
             }
         case .ended(let token):
             guard token == currentToken, ending == nil else { break }
@@ -236,7 +233,7 @@ public actor PlaybackEngine {
     /// locked since the index was made) is skipped for now; a library that is gone, or failing reads, ends
     /// playing with the resume point kept on this track.
     private func trackFailed(_ id: TrackID, reason: String, cause: TrackFailure, positionMs: Int64) async {
-        let path = tracks[id]?.relativePath.display ?? "track \(id)"
+        let path = loaded[id]?.relativePath.display ?? "track \(id)"
         let present = presence?.isPresent ?? true
         if present && cause == .noAudio {
             log.warning("skipping \(path): \(reason)")
@@ -267,11 +264,11 @@ public actor PlaybackEngine {
                 // a gapless continuation is already flowing, but only when it is the track the machine
                 // moved to: after a rescan changed the order, the audio thread may have gone on with the
                 // track queued before, and then the machine's track is started (and announced) instead.
-                if !starts, tokenTracks[currentToken] == id, let track = tracks[id] { announce(track) }
+                if !starts, tokenTracks[currentToken] == id, let track = loaded[id] { announce(track) }
             case .start(let id, let positionMs):
-                start(id, positionMs: positionMs, cut: cut, at: at)
+                await start(id, positionMs: positionMs, cut: cut, at: at)
             case .queue(let id):
-                if let id, let track = tracks[id] {
+                if let id, let track = await load(id) {
                     lastToken += 1
                     tokenTracks[lastToken] = id
                     log.log(.trace, "queue \(lastToken): track \(id)")
@@ -292,7 +289,7 @@ public actor PlaybackEngine {
                     audio?.post(.gain(gain, ramp: ramp))
                 }
             case .markUnplayable(let id, let reason):
-                tracks[id] = nil
+                loaded[id] = nil
                 guard markUnplayable else { break }
                 do {
                     try await catalog.markUnplayable(id, reason: reason)
@@ -307,12 +304,19 @@ public actor PlaybackEngine {
         }
     }
 
-    private func start(_ id: TrackID, positionMs: Int64, cut: Bool, at: ContinuousClock.Instant) {
-        guard let track = tracks[id] else { return }
+    private func start(_ id: TrackID, positionMs: Int64, cut: Bool, at: ContinuousClock.Instant) async {
+        guard let track = await load(id) else {
+            // Gone from the library since the order was made (a rescan removed it): on to the next one.
+            await apply(.trackFailed(id, reason: "no longer in the library"), cut: cut, at: at, markUnplayable: false)
+            return
+        }
         lastToken += 1
         tokenTracks = tokenTracks.filter { $0.key > currentToken }
         currentToken = lastToken
         tokenTracks[currentToken] = id
+        // Only the tracks the audio thread may still play stay loaded.
+        let live = Set(tokenTracks.values)
+        loaded = loaded.filter { live.contains($0.key) }
         startPositionMs = positionMs
         pendingAnnouncement = currentToken
         log.log(.trace, "start \(currentToken): track \(id) at \(positionMs) ms")
@@ -330,12 +334,28 @@ public actor PlaybackEngine {
 
     // MARK: - Resume point
 
-    /// The tracks keyed by id, in a dictionary sized once (growing it by doubling held two copies at a time).
-    private static func byID(_ list: [CatalogTrack]) -> [TrackID: CatalogTrack] {
-        var byID: [TrackID: CatalogTrack] = [:]
-        byID.reserveCapacity(list.count)
-        for track in list where byID[track.id] == nil { byID[track.id] = track }
-        return byID
+    /// `ids` ascending without repeats.
+    private static func sortedUnique(_ ids: [TrackID]) -> [TrackID] {
+        var ids = ids
+        ids.sort()
+        var unique: [TrackID] = []
+        unique.reserveCapacity(ids.count)
+        for id in ids where unique.last != id { unique.append(id) }
+        return unique
+    }
+
+    /// The track `id` from `loaded`, else from the catalog (then kept in `loaded`); nil when the catalog no
+    /// longer has it or cannot be read.
+    private func load(_ id: TrackID) async -> CatalogTrack? {
+        if let track = loaded[id] { return track }
+        do {
+            guard let track = try await catalog.track(id) else { return nil }
+            loaded[id] = track
+            return track
+        } catch {
+            log.warning("could not read track \(id) from the library: \(error)")
+            return nil
+        }
     }
 
     private func currentPositionMs() -> Int64 {
@@ -344,7 +364,7 @@ public actor PlaybackEngine {
         // The audio thread has already gone on, gaplessly, to a track queued after this one, and the
         // engine has not yet heard that this one ended: this track is over. Saving its start position
         // here would send a resume after a power cut back to the beginning of a finished track.
-        if heard.token > currentToken, let id = machine?.order.current, let track = tracks[id] {
+        if heard.token > currentToken, let id = machine?.order.current, let track = loaded[id] {
             return track.stream.durationMs
         }
         return startPositionMs

@@ -17,15 +17,36 @@ public actor InMemoryCatalog: TrackCatalog {
     }
 
     private var afterFirstRead: [CatalogTrack]?
+    /// How many times the player read the list of ids, and how many single tracks it read.
+    public private(set) var listReads = 0
+    public private(set) var trackReads = 0
 
-    /// Every track not marked unplayable.
-    public func playableTracks() async throws -> [CatalogTrack] {
-        let list = tracks.filter { track in !unplayable.contains { $0.0 == track.id } }
+    /// The ids of every track not marked unplayable, ascending.
+    public func playableTrackIDs() async throws -> [TrackID] {
+        listReads += 1
+        let ids = playable.map(\.id).sorted()
         if let next = afterFirstRead {
             tracks = next
             afterFirstRead = nil
         }
-        return list
+        return ids
+    }
+
+    /// The track `id` when it is there and not marked unplayable.
+    public func track(_ id: TrackID) async throws -> CatalogTrack? {
+        trackReads += 1
+        return playable.first { $0.id == id }
+    }
+
+    /// The folder the tracks' paths share, when they agree on one.
+    public func libraryRoot() async throws -> PathBytes? {
+        let roots = Set(tracks.map { $0.libraryRoot?.bytes ?? [] })
+        guard roots.count == 1, let root = roots.first, !root.isEmpty else { return nil }
+        return PathBytes(root)
+    }
+
+    private var playable: [CatalogTrack] {
+        tracks.filter { track in !unplayable.contains { $0.0 == track.id } }
     }
 
     /// Makes the next read return the current tracks and every later read `newTracks` (a rescan that lands

@@ -68,13 +68,20 @@ import Testing
     @Test func markUnplayableDropsTheTrackAndItsSearchRows() async throws {
         let store = try await LibraryStore.open(path: library.folder + "/library.db")
         let catalog = store.catalog(for: library.volume)
-        let before = try await catalog.playableTracks()
-        #expect(before.count == 6)
+        let ids = try await catalog.playableTrackIDs()
+        #expect(ids.count == 6)
+        #expect(ids == ids.sorted())
+        var before: [CatalogTrack] = []
+        for id in ids { before.append(try #require(try await catalog.track(id))) }
         let halo = try #require(before.first { $0.relativePath.display == "Beyonce/Halo.mp3" })
         #expect(halo.path.display == "/music/Beyonce/Halo.mp3")
+        #expect(halo.libraryRoot?.display == "/music")
+        #expect(try await catalog.libraryRoot()?.display == "/music")
         #expect(before.first { $0.relativePath.display == "Misc/untagged song.mp3" }?.tags.title == "untagged song")
         try await catalog.markUnplayable(halo.id, reason: "decoder gave up")
-        #expect(try await catalog.playableTracks().count == 5)
+        #expect(try await catalog.playableTrackIDs().count == 5)
+        #expect(try await catalog.track(halo.id) == nil)
+        #expect(try await catalog.track(TrackID(999_999)) == nil)
         #expect(try library.search("beyonce").isEmpty)
         #expect(try library.count("tracks_fts") == 5)
         #expect(try library.count("paths_fts") == 5)

@@ -138,6 +138,28 @@ final class Announcements: Sendable {
         #expect(all.prefix(4).map(\.id).contains(ids[0]), "the first track came from the first scan")
     }
 
+    @Test func tracksGoneFromTheLibraryAfterTheOrderWasMadeArePassedOverWithoutBeingMarked() async throws {
+        let library = try GeneratedLibrary(tracks: 6, formats: "same", seconds: "0.3")
+        defer { library.remove() }
+        let capture = CaptureFile()
+        defer { capture.remove() }
+        let all = library.catalogTracks()
+        let kept = all.filter { $0.id.rawValue % 3 != 0 }
+        // The order is made from all six; from then on the catalog has only four (deleted by a rescan the
+        // engine was not told about), so two of the tracks it reaches cannot be read any more.
+        let catalog = InMemoryCatalog(tracks: all)
+        await catalog.changeTracksAfterNextRead(to: kept)
+        let heard = Announcements()
+        let engine = PlaybackEngine(
+            catalog: catalog, configuration: PlaybackConfiguration(device: capture.device, seed: 3, once: true),
+            sleeper: RecordingSleeper(), log: quiet, announce: heard.append)
+        let finish = try await engine.run()
+        #expect(finish == .cycleComplete)
+        #expect(heard.ids.sorted() == kept.map(\.id).sorted(), "the four left, each once")
+        #expect(await catalog.unplayableIDs.isEmpty, "a track that is gone is not a broken track")
+        #expect(await catalog.listReads == 1)
+    }
+
     @Test func tracksFoundSinceTheLastRunJoinTheStoredCycleAfterTheCursor() async throws {
         let library = try GeneratedLibrary(tracks: 6, formats: "same", seconds: "0.3")
         defer { library.remove() }

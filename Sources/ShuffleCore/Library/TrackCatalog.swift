@@ -35,6 +35,19 @@ public struct CatalogTrack: Equatable, Sendable {
         self.stream = stream
     }
 
+    /// The library folder: `path` without `relativePath` and the `/` before it; nil when `path` does not
+    /// end in `relativePath`.
+    public var libraryRoot: PathBytes? {
+        let path = path.bytes
+        let relative = relativePath.bytes
+        guard !relative.isEmpty, path.count > relative.count, path.suffix(relative.count).elementsEqual(relative)
+        else { return nil }
+        var root = Array(path.dropLast(relative.count))
+        guard root.last == UInt8(ascii: "/") else { return nil }
+        if root.count > 1 { root.removeLast() }
+        return PathBytes(root)
+    }
+
     /// The line printed when the track starts: "artist - title", or the relative path when there are no tags.
     public var displayName: String {
         if let artist = tags.artist, !artist.isEmpty, let title = tags.title, !title.isEmpty {
@@ -73,9 +86,19 @@ public struct PlaybackState: Equatable, Sendable {
 
 /// One library (one volume) as the player needs it. `MusicLibrary.LibraryStore` provides the real one
 /// (SQLite); `ShuffleTestSupport` an in-memory one.
+///
+/// The player holds only the ids of a library (8 bytes a track) and asks for a track's path and tags when
+/// it starts or queues that track: holding every track's paths and tags cost ~10 MB at 10,000 tracks,
+/// half the memory budget of the box.
 public protocol TrackCatalog: Sendable {
-    /// Every playable track of this library.
-    func playableTracks() async throws -> [CatalogTrack]
+    /// The ids of every playable track of this library, ascending.
+    func playableTrackIDs() async throws -> [TrackID]
+    /// One playable track, or nil when it is no longer playable in this library (removed by a rescan,
+    /// or marked unplayable).
+    func track(_ id: TrackID) async throws -> CatalogTrack?
+    /// The folder the library's paths are under (absolute), to tell a pulled stick from a broken file;
+    /// nil when unknown.
+    func libraryRoot() async throws -> PathBytes?
     /// Records that a track turned out unplayable while playing, so it is skipped from now on.
     func markUnplayable(_ id: TrackID, reason: String) async throws
     /// The stored resume point of this library, if any.
