@@ -162,7 +162,8 @@ struct AudioLoop: ~Copyable {
             bufferWritten = 0
             if !announced {
                 announced = true
-                events(.started(token: token, latency: ContinuousClock.now - requestedAt))
+                let now = ContinuousClock.now
+                events(.started(token: token, at: now, latency: now - requestedAt))
             }
             writeBuffered()
         case .newFormat(let changed):

@@ -11,7 +11,7 @@ public actor PlaybackEngine {
     private let configuration: PlaybackConfiguration
     private let sleeper: any Sleeper
     private let log: Log
-    private let announce: @Sendable (CatalogTrack) -> Void
+    private let announce: @Sendable (CatalogTrack, ContinuousClock.Instant) -> Void
     private let notify: @Sendable (PlaybackNotice) -> Void
     private let inputs: AsyncStream<EngineInput>
     private let continuation: AsyncStream<EngineInput>.Continuation
@@ -46,7 +46,7 @@ public actor PlaybackEngine {
     public init(
         catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: any Sleeper = ClockSleeper(),
         log: Log, notify: @escaping @Sendable (PlaybackNotice) -> Void = { _ in },
-        announce: @escaping @Sendable (CatalogTrack) -> Void
+        announce: @escaping @Sendable (CatalogTrack, ContinuousClock.Instant) -> Void
     ) {
         self.catalog = catalog
         self.configuration = configuration
@@ -170,7 +170,7 @@ public actor PlaybackEngine {
     private func handle(_ event: AudioEvent) async -> Bool {
         log.log(.trace, "audio: \(event) (current start \(currentToken))")
         switch event {
-        case .started(let token, let latency):
+        case .started(let token, let at, let latency):
             guard token == currentToken else { break }
             deviceAttempts = 0
             if deviceFailure != nil {
@@ -180,7 +180,7 @@ public actor PlaybackEngine {
             }
             if pendingAnnouncement == token, let id = tokenTracks[token], let track = loaded[id] {
                 pendingAnnouncement = nil
-                announce(track)
+                announce(track, at)
                 log.debug("first samples of track \(id) handed to ALSA \(latency.milliseconds) ms after the request")
             }
         case .continued(let ended, let token):
@@ -264,7 +264,7 @@ public actor PlaybackEngine {
                 // a gapless continuation is already flowing, but only when it is the track the machine
                 // moved to: after a rescan changed the order, the audio thread may have gone on with the
                 // track queued before, and then the machine's track is started (and announced) instead.
-                if !starts, tokenTracks[currentToken] == id, let track = loaded[id] { announce(track) }
+                if !starts, tokenTracks[currentToken] == id, let track = loaded[id] { announce(track, .now) }
             case .start(let id, let positionMs):
                 await start(id, positionMs: positionMs, cut: cut, at: at)
             case .queue(let id):

@@ -8,7 +8,7 @@ import Testing
 /// Collects the announced track lines.
 final class Announcements: Sendable {
     private let lines = PThreadMutex<[CatalogTrack]>([])
-    func append(_ track: CatalogTrack) { lines.withLock { $0.append(track) } }
+    func append(_ track: CatalogTrack, at: ContinuousClock.Instant) { lines.withLock { $0.append(track) } }
     var tracks: [CatalogTrack] { lines.withLock { $0 } }
     var ids: [TrackID] { tracks.map(\.id) }
 }
@@ -87,7 +87,7 @@ final class Announcements: Sendable {
     @Test func anEmptyLibraryIsReportedAsNothingPlayable() async throws {
         let engine = PlaybackEngine(
             catalog: InMemoryCatalog(tracks: []), configuration: PlaybackConfiguration(device: "null", once: true),
-            sleeper: RecordingSleeper(), log: quiet, announce: { _ in })
+            sleeper: RecordingSleeper(), log: quiet, announce: { _, _ in })
         await #expect(throws: PlaybackError.nothingPlayable) { try await engine.run() }
     }
 
@@ -101,7 +101,7 @@ final class Announcements: Sendable {
             configuration: PlaybackConfiguration(
                 device: "no_such_pcm_for_shufflebox", once: true, saveInterval: .seconds(60)),
             sleeper: sleeper, log: quiet, notify: { notice in notices.withLock { $0.append(notice) } },
-            announce: { _ in })
+            announce: { _, _ in })
         await #expect {
             try await engine.run()
         } throws: { error in

@@ -159,10 +159,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func playerReport(_ report: PlayerReport) {
         switch report {
-        case .trackStarted:
+        case .trackStarted(let at):
             if let seen = mountSeenAt {
                 mountSeenAt = nil
-                let ms = (ContinuousClock.now - seen).components
+                // `at` is when the audio thread wrote them, not when this loop heard of it.
+                let ms = (at - seen).components
                 let total = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
                 log.info("first sample of \(machine.active?.mountPoint ?? "the stick") \(total) ms after the mount")
             }

@@ -14,8 +14,8 @@ enum IndexReport: Sendable, Equatable {
 
 /// What the player reports (posted to the event loop).
 enum PlayerReport: Sendable, Equatable {
-    /// A new track began.
-    case trackStarted
+    /// A new track began: its first samples were handed to ALSA `at` that instant.
+    case trackStarted(at: ContinuousClock.Instant)
     /// The sound device failed.
     case deviceFailed(String)
     /// The sound device works again.

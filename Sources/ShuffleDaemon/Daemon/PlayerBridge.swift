@@ -80,9 +80,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 case .deviceRecovered: report(.deviceRecovered)
                 }
             }
-        ) { track in
+        ) { track, at in
             announced.withLock { $0 = track }
-            report(.trackStarted)
+            report(.trackStarted(at: at))
         }
         self.engine = engine
         let finished = DispatchSemaphore(value: 0)

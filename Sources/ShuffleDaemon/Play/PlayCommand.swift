@@ -24,7 +24,7 @@ enum PlayCommand {
         let configuration = PlaybackConfiguration(
             device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
-        let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track in
+        let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track, _ in
             Terminal.write(track.displayName + "\n")
         }
         let keys = KeyboardInput { key in
