@@ -33,7 +33,7 @@ test:
 # Builds, makes a small sample library unless LIBRARY=DIR is given, indexes it and plays it shuffled.
 demo:
 	@scripts/install-deps demo
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product shufflebox
 	@LIBRARY="$(LIBRARY)" DEVICE="$(DEVICE)" scripts/demo
 
 bench:
