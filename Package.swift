@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
-            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "ShuffleTestSupport"],
+            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "ShuffleTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

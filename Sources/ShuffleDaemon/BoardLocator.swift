@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 import ShuffleCore
 
 /// Finds and reads board files.
@@ -13,7 +13,7 @@ public enum BoardLocator {
     /// The folders searched, in order.
     public static var searchPath: [String] {
         var folders: [String] = []
-        if let dir = ProcessInfo.processInfo.environment["SHUFFLEBOX_BOARD_DIR"], !dir.isEmpty { folders.append(dir) }
+        if let dir = Environment.value("SHUFFLEBOX_BOARD_DIR"), !dir.isEmpty { folders.append(dir) }
         if let checkout = checkoutBoardFolder() { folders.append(checkout) }
         folders.append("/usr/share/shufflebox/board")
         return folders
@@ -29,7 +29,7 @@ public enum BoardLocator {
                 throw BoardLoadError("'\(board)' is not a board name (boards: \(available().joined(separator: ", ")))")
             }
             let relative = board.contains("/") ? "\(board).conf" : "\(board)/board.conf"
-            guard let found = searchPath.map({ "\($0)/\(relative)" }).first(where: FileManager.default.fileExists)
+            guard let found = searchPath.map({ "\($0)/\(relative)" }).first(where: FileSystem.exists)
             else {
                 throw BoardLoadError(
                     "no board '\(board)' in \(searchPath.joined(separator: ", "))"
@@ -39,24 +39,23 @@ public enum BoardLocator {
         } else {
             throw BoardLoadError("give --board NAME or --config FILE (boards: \(available().joined(separator: ", ")))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? FileSystem.contents(of: path) else {
             throw BoardLoadError("cannot read the board file \(path): check that it exists and is readable")
         }
         do {
             return try BoardFileParser.parse(String(decoding: data, as: UTF8.self), file: path)
         } catch {
-            throw BoardLoadError(error.description)
+            throw BoardLoadError("\(error)")
         }
     }
 
     /// Every board name found on the search path (`rpi4`, `rpi4/one-button`, ...).
     public static func available() -> [String] {
         var names: Set<String> = []
-        let manager = FileManager.default
         for folder in searchPath {
             // board/common holds the daemon's shufflebox.conf and other shared files, not a board.
-            for board in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] where board != "common" {
-                for file in (try? manager.contentsOfDirectory(atPath: "\(folder)/\(board)")) ?? []
+            for board in FileSystem.names(inFolder: folder) ?? [] where board != "common" {
+                for file in FileSystem.names(inFolder: "\(folder)/\(board)") ?? []
                 where file.hasSuffix(".conf") {
                     names.insert(file == "board.conf" ? board : "\(board)/\(file.dropLast(5))")
                 }
@@ -67,18 +66,15 @@ public enum BoardLocator {
 
     /// `board/` beside the Package.swift above the running executable, if there is one.
     static func checkoutBoardFolder() -> String? {
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return nil
-        }
-        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        guard let executable = FileSystem.linkTarget("/proc/self/exe") else { return nil }
+        var folder = FileSystem.parentFolder(of: executable)
         for _ in 0..<6 {
-            let board = folder.appendingPathComponent("board").path
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-                FileManager.default.fileExists(atPath: board)
+            let board = folder == "/" ? "/board" : "\(folder)/board"
+            if FileSystem.exists(folder == "/" ? "/Package.swift" : "\(folder)/Package.swift"), FileSystem.exists(board)
             {
                 return board
             }
-            folder = folder.deletingLastPathComponent()
+            folder = FileSystem.parentFolder(of: folder)
         }
         return nil
     }

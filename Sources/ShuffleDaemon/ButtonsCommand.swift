@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 import ShuffleCore
 
 /// `shufflebox buttons`: the wiring check. Prints each gesture and its action as it happens.
@@ -21,7 +21,7 @@ enum ButtonsCommand {
 
     /// Replays a script of edges through the recogniser and prints what it recognised.
     static func runScript(_ path: String, board: BoardConfig, options: ButtonsOptions) -> Int32 {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+        guard let data = try? FileSystem.contents(of: path) else {
             Terminal.error("shufflebox buttons: cannot read the script \(path): check that it exists and is readable")
             return ExitCode.failure
         }

@@ -1,6 +1,5 @@
 import Buttons
 @preconcurrency import Dispatch
-import FoundationEssentials
 import Glibc
 import LibPThread
 import ShuffleCore

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 
 /// Default places of the daemon's files, per DESIGN.md.
 enum DaemonPaths {
@@ -8,18 +8,18 @@ enum DaemonPaths {
 
     /// `/var/lib/shufflebox` as root, else `$XDG_STATE_HOME/shufflebox` or `~/.local/state/shufflebox`.
     /// Under systemd, `$STATE_DIRECTORY` (from `StateDirectory=`) wins.
-    static func stateDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    static func stateDirectory(_ environment: [String: String] = Environment.all) -> String {
         if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(given) }
         if isRoot { return "/var/lib/shufflebox" }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/shufflebox" }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = environment["HOME"] ?? Environment.userHome ?? "/"
         return home + "/.local/state/shufflebox"
     }
 
     /// `/run/shufflebox/socket` as root, else `<state-dir>/socket`.
     /// Under systemd, `$RUNTIME_DIRECTORY/socket` (from `RuntimeDirectory=`).
     static func socket(
-        stateDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        stateDirectory: String, environment: [String: String] = Environment.all
     ) -> String {
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return runtime + "/socket" }
         return isRoot ? "/run/shufflebox/socket" : stateDirectory + "/socket"
@@ -30,7 +30,7 @@ enum DaemonPaths {
     /// else the user's.
     static func clientSocket() -> String {
         let system = "/run/shufflebox/socket"
-        if isRoot || FileManager.default.fileExists(atPath: system) { return system }
+        if isRoot || FileSystem.exists(system) { return system }
         return stateDirectory() + "/socket"
     }
 }

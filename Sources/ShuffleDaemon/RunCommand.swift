@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import LibLinux
 import LibPThread
@@ -25,7 +24,7 @@ enum RunCommand {
         let log = Log(label: "daemon", minimum: config.logLevel) { line in Terminal.error(line) }
         let stateDirectory = config.stateDirectory ?? DaemonPaths.stateDirectory()
         do {
-            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+            try FileSystem.createFolders(stateDirectory)
         } catch {
             log.error("cannot create the state directory \(stateDirectory): \(error)")
             return ExitCode.cannotCreate
@@ -64,16 +63,16 @@ enum RunCommand {
     /// Reads the file (the default one only when it exists) and applies the flags.
     static func loadConfig(_ options: RunOptions) throws(ConfigError) -> DaemonConfig {
         let path = options.config ?? DaemonConfig.defaultPath
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.exists(path) else {
             if options.config != nil {
                 throw ConfigError(file: path, line: nil, message: "no such configuration file")
             }
             return try ConfigParser.applyOverrides(options.overrides, to: DaemonConfig())
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? FileSystem.contents(of: path) else {
             throw ConfigError(file: path, line: nil, message: "cannot read the configuration file (permissions?)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw ConfigError(file: path, line: nil, message: "the configuration file is not UTF-8 text")
         }
         return try ConfigParser.parse(text, file: path, overrides: options.overrides)

@@ -1,5 +1,4 @@
 import Buttons
-import FoundationEssentials
 import Glibc
 import LibLinux
 import ShuffleCore
@@ -75,7 +74,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         guard let name = config.board else { return }
         let board = try ButtonDriver.loadBoard(name)
         var extra: [any ButtonSource] = []
-        if let fifo = ProcessInfo.processInfo.environment["SHUFFLEBOX_BUTTON_FIFO"], !fifo.isEmpty {
+        if let fifo = Environment.value("SHUFFLEBOX_BUTTON_FIFO"), !fifo.isEmpty {
             extra.append(try ScriptedButtonSource(path: fifo, board: board))
         }
         buttons = ButtonDriver(loop: loop, board: board, extra: extra, log: log) { [unowned self] action in

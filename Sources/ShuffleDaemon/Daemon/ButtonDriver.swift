@@ -1,5 +1,4 @@
 import Buttons
-import FoundationEssentials
 import Glibc
 import LibLinux
 import ShuffleCore
@@ -92,12 +91,12 @@ final class ButtonDriver {
     /// The board named in the configuration: a board name, or a path to a board file.
     static func loadBoard(_ value: String) throws(DaemonError) -> BoardConfig {
         do {
-            if value.contains("/") && FileManager.default.fileExists(atPath: value) {
+            if value.contains("/") && FileSystem.exists(value) {
                 return try BoardLocator.load(board: nil, config: value)
             }
             return try BoardLocator.load(board: value, config: nil)
         } catch {
-            throw DaemonError("board '\(value)': \(error.description)")
+            throw DaemonError("board '\(value)': \(error)")
         }
     }
 }
@@ -144,7 +143,7 @@ final class ScriptedButtonSource: ButtonSource {
                 ButtonEdge($0.button, $0.kind, at: origin + $0.time)
             }
         } catch {
-            throw ButtonSourceError(source: name, problem: error.description, advice: "fix the script line")
+            throw ButtonSourceError(source: name, problem: "\(error)", advice: "fix the script line")
         }
     }
 }

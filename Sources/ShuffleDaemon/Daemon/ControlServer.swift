@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 import ShuffleCore
 
 /// The control socket: a Unix socket (mode 0660) and optionally TCP, speaking the MPD subset through
@@ -160,20 +160,10 @@ final class ControlServer {
 
     // MARK: - Listening sockets
 
-    /// The folder holding `path`, as `NSString.deletingLastPathComponent` had it: "/run/x/socket" gives
-    /// "/run/x", "/socket" gives "/", a bare name gives "" (trailing slashes are ignored).
-    static func parentFolder(of path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1 && path.hasSuffix("/") { path = path.dropLast() }
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
-
     private static func listenUnix(_ path: String) throws(DaemonError) -> Int32 {
-        let folder = parentFolder(of: path)
+        let folder = FileSystem.parentFolder(of: path)
         if !folder.isEmpty {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileSystem.createFolders(folder)
         }
         if ControlClient.isAnswering(path) {
             throw DaemonError("another shufflebox daemon is already answering at \(path); stop it first")

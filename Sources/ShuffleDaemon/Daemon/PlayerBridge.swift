@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import LibLinux
 import MusicLibrary
@@ -95,7 +94,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
                 switch error {
                 case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
-                case .deviceUnavailable: report(.deviceFailed(error.description))
+                case .deviceUnavailable: report(.deviceFailed("\(error)"))
                 case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
                 case .nothingPlayable, .decoderUnavailable: break
                 }

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 
 /// Talks to systemd over `$NOTIFY_SOCKET` (sd_notify(3)'s protocol, written by hand: one datagram per
 /// message on a Unix socket, `@` meaning the abstract namespace). No libsystemd, so the binary has
@@ -12,7 +12,7 @@ final class SystemdNotifier {
     let watchdogInterval: UInt64?
 
     /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` (honouring `$WATCHDOG_PID`); nil when not under systemd.
-    init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init?(environment: [String: String] = Environment.all) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
             path.hasPrefix("/") || path.hasPrefix("@")
         else { return nil }

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 import ShuffleCore
 
 /// Names a mounted stick so it is recognised next time: `uuid:<fs uuid>` from `/dev/disk/by-uuid`,
@@ -18,7 +18,7 @@ enum VolumeIdentity {
 
     /// The name of the symlink in `folder` that resolves to `device`, if any.
     private static func link(in folder: String, pointingTo device: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        guard let names = FileSystem.names(inFolder: folder) else { return nil }
         return names.sorted().first { resolve(folder + "/" + $0) == device }
     }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import MusicLibrary
 import ShuffleCore
@@ -20,7 +19,7 @@ enum IndexCommand {
                     database: database, prober: .mediaProbe, warn: { line.warn($0) }, progress: { line.update($0) })
                 defer { line.finish() }
                 return try indexer.run(
-                    root: root, key: VolumeRef.pathKey(for: root), now: Int64(Date().timeIntervalSince1970))
+                    root: root, key: VolumeRef.pathKey(for: root), now: Int64(time(nil)))
             }
             Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }

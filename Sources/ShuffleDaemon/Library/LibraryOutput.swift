@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import LibLinux
 import MusicLibrary
 import ShuffleCore
 
@@ -50,24 +50,23 @@ enum LibraryOutput {
         if !buffer.isEmpty { Terminal.write(buffer) }
     }
 
-    /// The database path for `--db`, or the user's state directory.
     /// The real path of the music folder a command was given, or nil after telling the person why not
     /// ("shufflebox: cannot VERB DIR: no such folder" / "not a folder"). Runs before any database is made.
     static func musicFolder(_ path: String, verb: String) -> PathBytes? {
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard FileSystem.exists(path) else {
             Terminal.error("shufflebox: cannot \(verb) \(path): no such folder")
             return nil
         }
-        guard isFolder, let root = LibraryLocation.realPath(path) else {
+        guard FileSystem.isFolder(path), let root = LibraryLocation.realPath(path) else {
             Terminal.error("shufflebox: cannot \(verb) \(path): not a folder")
             return nil
         }
         return root
     }
 
+    /// The database path for `--db`, or the user's state directory.
     static func databasePath(_ explicit: String?) -> String {
-        LibraryLocation.databasePath(explicit: explicit, environment: ProcessInfo.processInfo.environment)
+        LibraryLocation.databasePath(explicit: explicit, environment: Environment.all)
     }
 
     /// Opens the existing library and its current volume, or prints why not and returns the exit status.

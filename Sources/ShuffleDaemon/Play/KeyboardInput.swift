@@ -1,5 +1,4 @@
 @preconcurrency import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Single key presses from stdin: on a terminal it is put in raw mode (no echo, no line buffering) and

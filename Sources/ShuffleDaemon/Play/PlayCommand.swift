@@ -1,6 +1,6 @@
 @preconcurrency import Dispatch
-import FoundationEssentials
 import Glibc
+import LibLinux
 import MusicLibrary
 import Playback
 import ShuffleCore
@@ -84,7 +84,7 @@ enum PlayCommand {
             let indexer = Indexer(
                 database: database, prober: .mediaProbe, warn: { line.warn($0) }, progress: { line.update($0) })
             defer { line.finish() }
-            return try indexer.run(root: root, key: key, now: Int64(Date().timeIntervalSince1970))
+            return try indexer.run(root: root, key: key, now: Int64(time(nil)))
         }
         Terminal.error(IndexCommand.summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
         guard let volume = try await store.volume(key: key) else { throw LibraryError.noLibrary(path: path) }
@@ -93,6 +93,6 @@ enum PlayCommand {
 
     /// The log level from `SHUFFLEBOX_LOG` (default: warnings and errors only).
     private static func logLevel() -> Log.Level {
-        ProcessInfo.processInfo.environment["SHUFFLEBOX_LOG"].flatMap(Log.Level.init(name:)) ?? .warning
+        Environment.value("SHUFFLEBOX_LOG").flatMap(Log.Level.init(name:)) ?? .warning
     }
 }
