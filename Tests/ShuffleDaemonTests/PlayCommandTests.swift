@@ -165,6 +165,40 @@ import Testing
             "before quit: \(before), after: \(after)")
     }
 
+    @Test(.enabled(if: PacedSink.isAvailable, "needs pulseaudio for a device that keeps real time"))
+    func seekKeysMoveWithinTheTrackAndTheResumePointFollows() async throws {
+        defer { folder.remove() }
+        try TestLibrary.generate(at: library, tracks: 2, formats: .same, broken: 0, extras: false, seconds: 30)
+        let sink = try PacedSink(directory: folder.appending("paced"))
+        defer { try? sink.stop() }
+        let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
+        let arguments = ["play", library.path, "--db", database, "--device", "paced", "--seed", "5"]
+        let recording = folder.appending("heard.raw")
+        try sink.record(to: recording)
+
+        let first = try PlayerProcess(arguments, environment: env)
+        #expect(try await first.waitForLines(1))
+        try await Task.sleep(for: .seconds(1))
+        first.type("..")  // 5 s forward, twice
+        try await Task.sleep(for: .milliseconds(700))
+        first.type(",")  // 5 s back
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(first.stop(with: SIGTERM) == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(first.lines.count == 1, "a seek within the track prints no second line: \(first.lines)")
+        let heardMs = Int64(PacedSink.heardFrames(in: recording)) * 1000 / 44_100
+
+        let second = try PlayerProcess(arguments, environment: env)
+        #expect(try await second.waitForLines(1))
+        #expect(second.lines.first == first.lines.first, "the same track")
+        #expect(second.stop(with: SIGTERM) == 0)
+        let resumed = try #require(Self.resumePosition(in: second.stderr), "\(second.stderr)")
+        // Heard about 2.4 s of audio, but 5 s further on than that: +10 s, then -5 s. Each seek drops what
+        // was still buffered, hence the margin.
+        #expect(heardMs > 1_500, "heard \(heardMs) ms")
+        #expect(abs(resumed - (heardMs + 5_000)) < 1_500, "resumed at \(resumed) ms, heard \(heardMs) ms")
+    }
+
     /// The position in "resuming track N at M ms" from the info log.
     static func resumePosition(in stderr: String) -> Int64? {
         guard let range = stderr.range(of: #"resuming track \d+ at (\d+) ms"#, options: .regularExpression) else {
