@@ -17,9 +17,8 @@ public actor InMemoryCatalog: TrackCatalog {
     }
 
     private var afterFirstRead: [CatalogTrack]?
-    /// How many times the player read the list of ids, and how many single tracks it read.
+    /// How many times the player read the list of ids.
     public private(set) var listReads = 0
-    public private(set) var trackReads = 0
 
     /// The ids of every track not marked unplayable, ascending.
     public func playableTrackIDs() async throws -> [TrackID] {
@@ -34,7 +33,6 @@ public actor InMemoryCatalog: TrackCatalog {
 
     /// The track `id` when it is there and not marked unplayable.
     public func track(_ id: TrackID) async throws -> CatalogTrack? {
-        trackReads += 1
         return playable.first { $0.id == id }
     }
 
