@@ -18,6 +18,31 @@ public final class PThread: Sendable {
         pthread_detach(create(ThreadBody(name: name, run: body)))
     }
 
+    /// Runs `body(i)` for every `i` in `0..<count` on `threads` new threads (each takes the next index until
+    /// none is left) and returns them: `join()` each to wait. What `DispatchQueue.concurrentPerform` does, on
+    /// threads of our own: on Linux a job on libdispatch's global queues starts its pool monitor, a timer
+    /// that wakes the process every second for as long as it lives.
+    public static func startWorkers(
+        count: Int, threads: Int, name: String, _ body: @escaping @Sendable (Int) -> Void
+    ) -> [PThread] {
+        let next = PThreadMutex(0)
+        return (0..<max(1, min(threads, count))).map { _ in
+            start(name: name) {
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < count else { return }
+                    body(index)
+                }
+            }
+        }
+    }
+
+    /// The number of processors online (at least 1).
+    public static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
     /// Waits for the thread to end; later calls return at once. Blocks: call from a thread of its own.
     public func join() {
         guard

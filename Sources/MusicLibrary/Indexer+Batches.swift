@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import LibPThread
 import LibSQLite
@@ -27,16 +26,16 @@ extension Indexer {
             let range = start..<min(start + Self.batchSize, work.count)
             start = range.upperBound
             let results = ProbeResults(count: range.count)
-            let group = DispatchGroup()
+            var workers: [PThread] = []
             if !range.isEmpty {
                 let paths = work[range].map { root.appending($0.entry.path) }
                 let probe = prober.probe
-                DispatchQueue.global().async(group: group) {
-                    DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-                        // A cancelled run leaves the slot empty; empty slots are never written.
-                        guard cancellation?.isCancelled != true else { return }
-                        results.set(index, probe(paths[index]))
-                    }
+                workers = PThread.startWorkers(
+                    count: paths.count, threads: PThread.processorCount, name: "shufflebox-probe"
+                ) { index in
+                    // A cancelled run leaves the slot empty; empty slots are never written.
+                    guard cancellation?.isCancelled != true else { return }
+                    results.set(index, probe(paths[index]))
                 }
             }
             if let (previous, probed) = pending {
@@ -52,7 +51,7 @@ extension Indexer {
                         counters: &counters, outcome: &outcome, halted: &halted)
                 }
             }
-            group.wait()
+            for worker in workers { worker.join() }
             pending = range.isEmpty ? nil : (range, results)
             if range.isEmpty { break }
         }
