@@ -1,4 +1,5 @@
 import Glibc
+import LibPThread
 import ShuffleCore
 
 /// The library database behind an actor whose executor is a serial `DispatchQueue`: every SQLite call

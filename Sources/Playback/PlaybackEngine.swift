@@ -1,3 +1,4 @@
+import LibPThread
 import ShuffleCore
 
 /// Plays one library: ties the shuffle order and player machine (`PlayerMachine`), the audio thread and the
@@ -7,6 +8,9 @@ import ShuffleCore
 /// Every input (keys, audio-thread news, timers) goes through one stream that `run()` consumes in order,
 /// so the engine's state changes one step at a time even across its `await`s on the catalog.
 public actor PlaybackEngine {
+    /// Where the engine runs, and the executor to start its task on (`Task(executorPreference:)`): a serial
+    /// queue of its own rather than Swift's global executor, which on Linux leaves a 1 Hz timer running.
+    public nonisolated let executor: QueueExecutor
     private let catalog: any TrackCatalog
     private let configuration: PlaybackConfiguration
     private let sleeper: any Sleeper
@@ -44,18 +48,23 @@ public actor PlaybackEngine {
     /// Creates an engine. `announce` is called with each track as its first samples reach the device;
     /// `notify` when the device fails (once per distinct reason, while it is retried) and when it works again.
     public init(
-        catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: any Sleeper = ClockSleeper(),
+        catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: (any Sleeper)? = nil,
         log: Log, notify: @escaping @Sendable (PlaybackNotice) -> Void = { _ in },
         announce: @escaping @Sendable (CatalogTrack, ContinuousClock.Instant) -> Void
     ) {
+        let executor = QueueExecutor(label: "shufflebox.player")
+        self.executor = executor
         self.catalog = catalog
         self.configuration = configuration
-        self.sleeper = sleeper
+        self.sleeper = sleeper ?? QueueSleeper(executor: executor)
         self.log = log
         self.notify = notify
         self.announce = announce
         (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
     }
+
+    /// The engine's actor runs on `executor`.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Passes a key or button press in. `previous` and `seek` get the measured position (and `seek` the
     /// track length) filled in.
@@ -216,7 +225,7 @@ public actor PlaybackEngine {
             }
             let sleeper = self.sleeper
             let continuation = self.continuation
-            Task {
+            Task(executorPreference: executor) {
                 try? await sleeper.sleep(for: delay)
                 continuation.yield(.retryDevice(token: token))
             }
@@ -385,7 +394,7 @@ public actor PlaybackEngine {
         let interval = configuration.saveInterval
         let sleeper = self.sleeper
         let continuation = self.continuation
-        saveTask = Task {
+        saveTask = Task(executorPreference: executor) {
             while !Task.isCancelled {
                 do { try await sleeper.sleep(for: interval) } catch { return }
                 continuation.yield(.saveTick(generation: generation))
@@ -409,4 +418,11 @@ public actor PlaybackEngine {
 extension Duration {
     /// Whole milliseconds.
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+/// The engine's sleeper: waits on the engine's own queue (see `QueueExecutor.sleep(for:)`).
+struct QueueSleeper: Sleeper {
+    let executor: QueueExecutor
+
+    func sleep(for duration: Duration) async throws { try await executor.sleep(for: duration) }
 }

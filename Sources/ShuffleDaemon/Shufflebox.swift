@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import LibLinux
+import LibPThread
 import ShuffleCore
 
 /// The entry point: dispatches a parsed `Command` to the code that carries it out.
@@ -53,6 +55,23 @@ public enum Shufflebox {
             MallocArenas.limit(to: 1)
         }
     }
+
+    /// Runs `main(_:)` to the end on an executor of its own while the calling thread waits: `main.swift`'s
+    /// way in. Awaiting `main(_:)` from top-level code would run it on Swift's global executor, whose first
+    /// job starts libdispatch's 1 Hz pool monitor on Linux (see `QueueExecutor`).
+    public static func runToEnd(_ arguments: [String]) -> Int32 {
+        let status = PThreadMutex<Int32>(ExitCode.failure)
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: mainExecutor) {
+            let result = await main(arguments)
+            status.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return status.withLock { $0 }
+    }
+
+    private static let mainExecutor = QueueExecutor(label: "shufflebox.main")
 
     /// Ends the process with `status`, flushing stdout first.
     public static func exit(_ status: Int32) -> Never {

@@ -2,5 +2,5 @@
 import ShuffleDaemon
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-Shufflebox.prepareProcess(arguments)  // before the first await, while this is the only thread
-Shufflebox.exit(await Shufflebox.main(arguments))
+Shufflebox.prepareProcess(arguments)  // first, while this is the only thread
+Shufflebox.exit(Shufflebox.runToEnd(arguments))

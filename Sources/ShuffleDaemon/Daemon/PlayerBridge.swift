@@ -87,7 +87,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let finished = DispatchSemaphore(value: 0)
         self.finished = finished
         let log = self.log
-        Task {
+        Task(executorPreference: engine.executor) {
             do {
                 _ = try await engine.run()
             } catch let error as PlaybackError {

@@ -4,7 +4,8 @@ import Synchronization
 /// The write end of the signal pipe, read by the C signal handler (an atomic: no Swift state in a handler).
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
-/// Turns SIGTERM, SIGINT and SIGHUP into bytes on a pipe the event loop polls (the self-pipe trick).
+/// Turns SIGTERM, SIGINT and SIGHUP into bytes on a pipe the event loop polls (the self-pipe trick). Create
+/// it on the thread that runs the loop.
 ///
 /// Why not `signalfd`: it needs the signals blocked in every thread, and the Swift runtime's
 /// threads exist before `run` starts, so a signal could still hit one of them with its default
@@ -38,6 +39,13 @@ struct SignalPipe: ~Copyable {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         for number in [SIGTERM, SIGINT, SIGHUP] { sigaction(number, &action, nil) }
+        // And unblocked in this thread, the control loop's: the loop is started from a libdispatch worker,
+        // whose signal mask blocks nearly everything and is inherited. With every thread blocking SIGTERM it
+        // would stay pending for ever and the daemon would never stop.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signals received since the last call.

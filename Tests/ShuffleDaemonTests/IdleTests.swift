@@ -1,0 +1,54 @@
+import Foundation
+import ShuffleTestSupport
+import Testing
+
+/// "No periodic wake-ups while paused", checked by counting: while the daemon is paused, none of its threads
+/// is switched in, so each thread's context-switch counters stay where they were.
+@Suite(.serialized) struct IdleTests {
+    /// Each thread of `pid` with its voluntary plus involuntary context switches so far.
+    static func switches(of pid: Int32) -> [String: Int] {
+        let tasks = "/proc/\(pid)/task"
+        var result: [String: Int] = [:]
+        for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            guard let status = try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8) else {
+                continue
+            }
+            let counts = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+            let name = (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8)) ?? "?"
+            result["\(thread) \(name.trimmingCharacters(in: .whitespacesAndNewlines))"] = counts.reduce(0) {
+                $0 + (Int($1.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0)
+            }
+        }
+        return result
+    }
+
+    @Test(.enabled(if: PacedSink.isAvailable, "needs pulseaudio for a device that keeps real time"))
+    func aPausedDaemonHasNoThreadThatWakesUp() throws {
+        let library = try DaemonHarness.library(tracks: 3, seconds: 20)
+        let daemon = try DaemonHarness()
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        try daemon.start(device: "paced", environment: sink.environment)
+        try daemon.plug(library)
+        // Long enough for the periodic resume-point save (every 2 s while playing) to have run.
+        #expect(
+            DaemonHarness.wait(seconds: 15) { (try? daemon.status())?["positionMs"] as? Int ?? 0 > 2_500 },
+            "\(daemon.log)")
+        _ = try daemon.mpc(["pause"])
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
+        // One-off settling: a cancelled save timer fires once, and idle libdispatch workers exit after ~5 s.
+        Thread.sleep(forTimeInterval: 7)
+        let pid = daemon.process.processIdentifier
+        let before = Self.switches(of: pid)
+        Thread.sleep(forTimeInterval: 4)
+        let after = Self.switches(of: pid)
+        // "threaded-ml" is the PulseAudio client's own thread, loaded by the test's paced sink (alsa-lib's pulse
+        // plugin) and talking to its server; the box has no PulseAudio.
+        let woke = before.keys.filter { !$0.hasSuffix(" threaded-ml") && after[$0] != nil && after[$0] != before[$0] }
+            .sorted()
+        #expect(before.count >= 3, "the daemon's threads were read: \(before)")
+        #expect(
+            woke.isEmpty, "threads that woke while paused: \(woke.map { "\($0): \(before[$0]!) -> \(after[$0]!)" })")
+        #expect(daemon.state() == "paused")
+    }
+}
