@@ -160,6 +160,11 @@ final class DaemonHarness: @unchecked Sendable {
 
     // MARK: - Helpers
 
+    /// Waits (at most `seconds`) until the daemon reports a position past `milliseconds` in its track.
+    func waitForPosition(over milliseconds: Int, seconds: Double = 15) -> Bool {
+        Self.wait(seconds: seconds) { (try? self.status())?["positionMs"] as? Int ?? 0 > milliseconds }
+    }
+
     /// Polls `condition` every 20 ms for up to `seconds`.
     static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

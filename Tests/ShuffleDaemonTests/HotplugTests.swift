@@ -46,9 +46,7 @@ struct HotplugTests {
         defer { try? sink.stop() }
         try daemon.start(device: "paced", environment: sink.environment)
         try daemon.plug(library)
-        #expect(
-            DaemonHarness.wait(seconds: 15) { (try? daemon.status())?["positionMs"] as? Int ?? 0 > 3000 },
-            "\(daemon.log)")
+        #expect(daemon.waitForPosition(over: 3000), "\(daemon.log)")
         let before = try daemon.status()
         let track = try #require(daemon.trackPath())
         let position = before["positionMs"] as? Int ?? 0

@@ -31,9 +31,7 @@ import Testing
         try daemon.start(device: "paced", environment: sink.environment)
         try daemon.plug(library)
         // Long enough for the periodic resume-point save (every 2 s while playing) to have run.
-        #expect(
-            DaemonHarness.wait(seconds: 15) { (try? daemon.status())?["positionMs"] as? Int ?? 0 > 2_500 },
-            "\(daemon.log)")
+        #expect(daemon.waitForPosition(over: 2_500), "\(daemon.log)")
         _ = try daemon.mpc(["pause"])
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
         // One-off settling: a cancelled save timer fires once, and idle libdispatch workers exit after ~5 s.
