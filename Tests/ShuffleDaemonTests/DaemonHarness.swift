@@ -44,16 +44,27 @@ final class DaemonHarness: @unchecked Sendable {
         for mount in mountedSticks.reversed() { _ = try? Self.shell("umount", ["-l", mount]) }
     }
 
-    /// Starts the daemon with `arguments` after the standard ones, and waits for its socket.
+    /// Starts the daemon with `arguments` after the standard ones, and waits for its socket. With
+    /// `privateMounts` it runs in a mount namespace of its own (`unshare`), holding the sticks plugged so
+    /// far and seeing no later mount: other tests' sticks then cannot wake it.
     func start(
-        device: String? = nil, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true
+        device: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        waitForSocket: Bool = true,
+        privateMounts: Bool = false
     ) throws {
-        process.executableURL = PackagePaths.shufflebox
-        process.arguments =
+        let daemonArguments =
             [
                 "run", "--library-root", root.path, "--state-dir", stateDirectory.path, "--socket", socket,
                 "--device", device ?? fileDevice, "--log-level", "debug",
             ] + arguments
+        if privateMounts {
+            // unshare execs the daemon in its own process: `process.processIdentifier` stays the daemon's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = ["--mount", "--propagation", "private", PackagePaths.shufflebox.path] + daemonArguments
+        } else {
+            process.executableURL = PackagePaths.shufflebox
+            process.arguments = daemonArguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderrFile)

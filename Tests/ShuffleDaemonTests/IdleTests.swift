@@ -37,8 +37,10 @@ import Testing
         let daemon = try DaemonHarness()
         let sink = try PacedSink(directory: daemon.directory.appending("paced"))
         defer { try? sink.stop() }
-        try daemon.start(device: "paced", environment: sink.environment)
+        // Plugged first, then a daemon with mounts of its own: the tests running beside this one mount and
+        // unmount sticks, and each change of the mount table would rightly wake the daemon's loop.
         try daemon.plug(library)
+        try daemon.start(device: "paced", environment: sink.environment, privateMounts: true)
         // Long enough for the periodic resume-point save (every 2 s while playing) to have run.
         #expect(daemon.waitForPosition(over: 2_500), "\(daemon.log)")
         _ = try daemon.mpc(["pause"])
