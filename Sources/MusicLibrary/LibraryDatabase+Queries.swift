@@ -78,9 +78,7 @@ extension LibraryDatabase {
 
     /// The ids of every playable track of `volume`, ascending.
     public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
-        // Sized up front so that the array is made once (the player reloads it as indexing goes on).
-        let expected = try counts(of: volume).tracks
-        return try wrap { () throws(SQLiteError) -> [TrackID] in
+        try wrap { () throws(SQLiteError) -> [TrackID] in
             try withStatement(
                 """
                 SELECT f.id FROM files f JOIN tracks t ON t.id = f.id
@@ -89,7 +87,6 @@ extension LibraryDatabase {
             ) { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
                 var result: [TrackID] = []
-                result.reserveCapacity(expected)
                 while try statement.step() == .row { result.append(TrackID(statement.int64(at: 0))) }
                 return result
             }
