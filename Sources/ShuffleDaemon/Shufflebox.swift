@@ -47,8 +47,8 @@ public enum Shufflebox {
     /// The long-running commands (`run`, `play`) get one malloc arena. glibc otherwise gives each thread
     /// that allocates at the same time an arena of its own (the loop, the audio thread, the indexer's
     /// probe workers), and what a thread frees stays in its arena: a 16 MiB second arena after indexing
-    /// and re-plugging a 10,000-track stick. This cannot wait for `RunCommand`: `main(_:)` is async and
-    /// already runs on a concurrency pool thread, whose first allocation makes that second arena.
+    /// and re-plugging a 10,000-track stick. This cannot wait for `RunCommand`: `main(_:)` already runs on
+    /// another thread (see `runToEnd`), whose first allocation would make that second arena.
     /// The audio thread does not allocate while playing, so sharing one arena costs nothing there.
     public static func prepareProcess(_ arguments: [String]) {
         if let first = arguments.first, first == "run" || first == "play" {
