@@ -28,6 +28,25 @@ import Testing
             environment: environment)
     }
 
+    /// A paced sink recording what it plays into the returned file, and the `play` arguments (with `seed`)
+    /// and environment (info log, for "resuming track N at M ms") that play the library on it.
+    func pacedPlay(seed: Int) throws -> (
+        sink: PacedSink, recording: URL, arguments: [String], environment: [String: String]
+    ) {
+        let sink = try PacedSink(directory: folder.appending("paced"))
+        let recording = folder.appending("heard.raw")
+        do {
+            try sink.record(to: recording)
+        } catch {
+            try? sink.stop()
+            throw error
+        }
+        let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
+        return (
+            sink, recording, ["play", library.path, "--db", database, "--device", "paced", "--seed", "\(seed)"], env
+        )
+    }
+
     /// The line the player prints for a manifest row.
     func displayLine(_ row: ManifestRow) -> String {
         if let artist = row.artist, !artist.isEmpty, let title = row.title, !title.isEmpty {
@@ -114,13 +133,8 @@ import Testing
     func afterKillNineTheNextStartContinuesTheSameTrackNearWhereItWas() async throws {
         defer { folder.remove() }
         try TestLibrary.generate(at: library, tracks: 4, formats: .same, broken: 0, extras: false, seconds: 12)
-        let sink = try PacedSink(directory: folder.appending("paced"))
+        let (sink, recording, arguments, env) = try pacedPlay(seed: 3)
         defer { try? sink.stop() }
-        let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
-        let arguments = ["play", library.path, "--db", database, "--device", "paced", "--seed", "3"]
-
-        let recording = folder.appending("heard.raw")
-        try sink.record(to: recording)
 
         let first = try PlayerProcess(arguments, environment: env)
         #expect(try await first.waitForLines(1))
@@ -169,12 +183,8 @@ import Testing
     func seekKeysMoveWithinTheTrackAndTheResumePointFollows() async throws {
         defer { folder.remove() }
         try TestLibrary.generate(at: library, tracks: 2, formats: .same, broken: 0, extras: false, seconds: 30)
-        let sink = try PacedSink(directory: folder.appending("paced"))
+        let (sink, recording, arguments, env) = try pacedPlay(seed: 5)
         defer { try? sink.stop() }
-        let env = environment.merging(sink.environment) { $1 }.merging(["SHUFFLEBOX_LOG": "info"]) { $1 }
-        let arguments = ["play", library.path, "--db", database, "--device", "paced", "--seed", "5"]
-        let recording = folder.appending("heard.raw")
-        try sink.record(to: recording)
 
         let first = try PlayerProcess(arguments, environment: env)
         #expect(try await first.waitForLines(1))
