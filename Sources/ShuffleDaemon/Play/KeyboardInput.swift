@@ -1,16 +1,24 @@
-@preconcurrency import Dispatch
+import Dispatch
 import Glibc
+import LibLinux
+import LibPThread
 
-/// Single key presses from stdin: on a terminal it is put in raw mode (no echo, no line buffering) and
-/// restored by `stop()`; from a pipe, bytes are read as they come. Reading is a Dispatch read source, so
-/// nothing polls. At end of input the source just stops (playing goes on).
+/// Single key presses from stdin, and SIGINT/SIGTERM/SIGHUP, on one thread of its own that sleeps in
+/// `poll(2)` until something arrives. On a terminal, stdin is put in raw mode (no echo, no line buffering)
+/// and restored by `stop()`; from a pipe, bytes are read as they come, and at end of input only the
+/// signals are watched (playing goes on).
+///
+/// Not Dispatch sources: a read source cancelled at end of input can crash libdispatch's manager thread on
+/// Linux (a use-after-free of its epoll bookkeeping, swift-corelibs-libdispatch #949); it did, once, in a
+/// `play` test.
 final class KeyboardInput: Sendable {
-    private let source: DispatchSourceRead
     private let saved: termios?
-    private let queue = DispatchQueue(label: "shufflebox.keys")
+    private let stopping: EventFD?
 
-    /// Starts reading; `handle` gets each key (as a one-character string) on a private queue.
-    init(handle: @escaping @Sendable (Character) -> Void) {
+    /// Starts reading: `key` gets each key (as a one-character string), `quit` each termination signal,
+    /// both on the input thread. Returns once the signals are caught, so that from then on none can end the
+    /// process before the resume point is saved.
+    init(key: @escaping @Sendable (Character) -> Void, quit: @escaping @Sendable () -> Void) {
         var settings = termios()
         if isatty(0) == 1, tcgetattr(0, &settings) == 0 {
             saved = settings
@@ -24,44 +32,55 @@ final class KeyboardInput: Sendable {
         } else {
             saved = nil
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: 0, queue: queue)
-        let source = self.source
-        source.setEventHandler {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(0, &bytes, bytes.count)
-            guard count > 0 else {
-                source.cancel()
-                return
-            }
-            for byte in bytes[0..<count] { handle(Character(Unicode.Scalar(byte))) }
-        }
-        source.activate()
+        stopping = try? EventFD()
+        let stop = stopping?.descriptor ?? -1
+        let ready = DispatchSemaphore(value: 0)
+        PThread.startDetached(name: "shufflebox-keys") { Self.run(stop: stop, ready: ready, key: key, quit: quit) }
+        ready.wait()
     }
 
     /// Stops reading and restores the terminal.
     func stop() {
-        source.cancel()
+        stopping?.signal()
         if var saved { tcsetattr(0, TCSANOW, &saved) }
     }
-}
 
-/// SIGINT and SIGTERM as Dispatch signal sources: the default action is set to ignore first, so there is no
-/// window in which a signal kills the process before the resume point is saved.
-final class TerminationSignals: Sendable {
-    private let sources: [DispatchSourceSignal]
-
-    /// Calls `handle` (on a private queue) for each SIGINT or SIGTERM.
-    init(handle: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "shufflebox.signals")
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler(handler: handle)
-            source.activate()
-            return source
+    /// The input thread: the signal pipe is made here, so that this thread is the one with the signals
+    /// unblocked.
+    private static func run(
+        stop: Int32, ready: DispatchSemaphore, key: @Sendable (Character) -> Void, quit: @Sendable () -> Void
+    ) {
+        let signals: SignalPipe
+        do {
+            signals = try SignalPipe()
+            ready.signal()
+        } catch {
+            ready.signal()
+            Terminal.error("shufflebox: \(error); Ctrl-C will not save the resume point")
+            return
+        }
+        var watchStdin = true
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            var fds = [
+                pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watchStdin ? 0 : -1, events: Int16(POLLIN), revents: 0),
+            ]
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents != 0, !signals.take().isEmpty { quit() }
+            if fds[2].revents != 0 {
+                let count = read(0, &bytes, bytes.count)
+                if count > 0 {
+                    for byte in bytes[0..<count] { key(Character(Unicode.Scalar(byte))) }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    watchStdin = false
+                }
+            }
         }
     }
-
-    /// Stops listening.
-    func stop() { for source in sources { source.cancel() } }
 }

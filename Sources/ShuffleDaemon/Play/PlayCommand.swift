@@ -27,24 +27,21 @@ enum PlayCommand {
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track, _ in
             Terminal.write(track.displayName + "\n")
         }
-        let keys = KeyboardInput { key in
-            switch key {
-            case " ": engine.send(.playPause)
-            case "n": engine.send(.next)
-            case "p": engine.send(.previous(positionMs: 0))
-            case ".", ">": engine.send(.seek(positionMs: 0, byMs: 5_000, durationMs: 0))
-            case ",", "<": engine.send(.seek(positionMs: 0, byMs: -5_000, durationMs: 0))
-            case "+", "=": engine.send(.volumeUp)
-            case "-", "_": engine.send(.volumeDown)
-            case "q", "Q": engine.quit()
-            default: break
-            }
-        }
-        let signals = TerminationSignals { engine.quit() }
-        defer {
-            keys.stop()
-            signals.stop()
-        }
+        let keys = KeyboardInput(
+            key: { key in
+                switch key {
+                case " ": engine.send(.playPause)
+                case "n": engine.send(.next)
+                case "p": engine.send(.previous(positionMs: 0))
+                case ".", ">": engine.send(.seek(positionMs: 0, byMs: 5_000, durationMs: 0))
+                case ",", "<": engine.send(.seek(positionMs: 0, byMs: -5_000, durationMs: 0))
+                case "+", "=": engine.send(.volumeUp)
+                case "-", "_": engine.send(.volumeDown)
+                case "q", "Q": engine.quit()
+                default: break
+                }
+            }, quit: { engine.quit() })
+        defer { keys.stop() }
         do {
             _ = try await engine.run()
             return ExitCode.success
