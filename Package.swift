@@ -1,11 +1,13 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.0
 // Shufflebox: a headless shuffle player for a Raspberry Pi–class board.
 // Layout and dependency rules: see README.md ("How the code is laid out").
+// Tools version 6.0: Debian 13 (Raspberry Pi OS 13) ships Swift 6.0.3, and the same manifest serves 6.3.
 import PackageDescription
 
+/// Swift 6 mode, and warnings are errors (`-warnings-as-errors`: `.treatAllWarnings` needs tools 6.2).
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
-    .treatAllWarnings(as: .error),
+    .unsafeFlags(["-warnings-as-errors"]),
 ]
 
 /// A thin `systemLibrary` target for one Debian C library, found through pkg-config.

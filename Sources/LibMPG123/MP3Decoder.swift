@@ -11,11 +11,11 @@ public struct MP3Decoder: ~Copyable {
     private let handle: OpaquePointer
     /// The file descriptor of the open track, or -1. libmpg123 never closes a descriptor it was given
     /// (`mpg123_close` docs), so this type does.
-    private var fd: Int32 = -1
+    private var fd: Int32
     /// Errors in a row while reading; a few are tolerated (damaged frames are skipped), then the track ends.
-    private var consecutiveErrors = 0
+    private var consecutiveErrors: Int
     /// The path of the open track, for messages.
-    private var context = ""
+    private var context: String
 
     /// Creates a decoder. Wraps `mpg123_init` (once per process), `mpg123_new`, `mpg123_param2` and
     /// `mpg123_format`.
@@ -29,7 +29,12 @@ public struct MP3Decoder: ~Copyable {
             mpg123_delete(made)
             throw error
         }
+        // Every property is set after the last `throw`: Swift 6.0 to 6.2 crash on a `~Copyable` init with a
+        // `deinit` that throws with a defaulted property set ("SIL memory lifetime failure").
         handle = made
+        fd = -1
+        consecutiveErrors = 0
+        context = ""
     }
 
     /// Sets the flags and the fixed output format on a fresh handle.

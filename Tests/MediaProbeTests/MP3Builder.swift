@@ -139,8 +139,8 @@ enum MP3Builder {
             let bytes = Array(encode(text, encoding: 0).prefix(length))
             return bytes + [UInt8](repeating: 0, count: length - bytes.count)
         }
-        return Array("TAG".utf8) + field(title, 30) + field(artist, 30) + field(album, 30) + field(year, 4)
-            + field("", 28) + [0, track, genre]
+        let fields: [[UInt8]] = [field(title, 30), field(artist, 30), field(album, 30), field(year, 4), field("", 28)]
+        return Array("TAG".utf8) + fields.joined() + [0, track, genre]
     }
 
     // MARK: - Numbers

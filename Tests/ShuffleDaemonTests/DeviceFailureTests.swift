@@ -34,7 +34,8 @@ struct DeviceFailureTests {
         try daemon.start(device: "late", environment: environment)
         try daemon.plug(library)
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "error" }, "\(daemon.log)")
-        #expect((try daemon.status()["error"] as? String ?? "").contains("'late'"))
+        let error = try daemon.status()["error"] as? String
+        #expect(error?.contains("'late'") == true)
 
         let definition = """
             pcm.late {
@@ -51,7 +52,8 @@ struct DeviceFailureTests {
         #expect(rename(staged.path, conf.path) == 0)
         // The back-off is at most 5 s between attempts.
         #expect(DaemonHarness.wait(seconds: 15) { daemon.state() == "playing" }, "\(daemon.log)")
-        #expect((try daemon.status()["error"] as? String) == nil)
+        let cleared = try daemon.status()["error"] as? String
+        #expect(cleared == nil)
         let grew = DaemonHarness.wait(seconds: 10) {
             ((try? FileManager.default.attributesOfItem(atPath: daemon.capture.path))?[.size] as? Int ?? 0) > 0
         }

@@ -8,7 +8,7 @@ struct MountWatcher: ~Copyable {
     let descriptor: Int32
     private let path: String
     private var roots: [PathBytes]
-    private(set) var current: [MountEntry] = []
+    private(set) var current: [MountEntry]
 
     /// Opens the mount table; `roots` are the library roots.
     init(roots: [String], path: String = "/proc/self/mountinfo") throws(DaemonError) {
@@ -16,9 +16,12 @@ struct MountWatcher: ~Copyable {
         guard fd >= 0 else {
             throw DaemonError("cannot read the mount table \(path): \(String(cString: strerror(errno)))")
         }
+        // Every property is set after the last `throw`: Swift 6.0 to 6.2 crash on a `~Copyable` init with a
+        // `deinit` that throws with a defaulted property set ("SIL memory lifetime failure").
         descriptor = fd
         self.path = path
         self.roots = roots.map { PathBytes($0) }
+        current = []
     }
 
     /// Replaces the library roots (after SIGHUP); the next `refresh` reports the difference.

@@ -12,7 +12,8 @@ struct TestLibraryTests {
         let b = try TestLibrary.generate(at: second.url, tracks: 60, seed: 11)
         #expect(a.rows == b.rows)
         let files = try LibraryFiles.list(root: first.url)
-        #expect(files == (try LibraryFiles.list(root: second.url)))
+        let again = try LibraryFiles.list(root: second.url)
+        #expect(files == again)
         for file in files + [PathBytes(Manifest.fileName)] {
             let left = PathBytes(first.path).appending(file)
             let right = PathBytes(second.path).appending(file)
