@@ -4,36 +4,36 @@ internal import CGPIOD
     import Glibc
 #endif
 
-/// One line requested for edge events. Wraps a requested `struct gpiod_line`.
+/// One line requested for edge events. Wraps a requested `struct gpiod_line` (libgpiod 1.6) or a
+/// `struct gpiod_line_request` (2.x), through the shim that hides which.
 ///
 /// Poll `fileDescriptor` for `POLLIN`, then call `readEvents()`; reading when nothing is pending
-/// would block. The request is released (`gpiod_line_release`) when this goes; it keeps its chip open.
+/// would block. The request is released when this goes; it keeps its chip open.
 public final class EdgeLine {
     private let chip: GPIOChip
-    private let raw: OpaquePointer
+    private let raw: UnsafeMutablePointer<shim_gpiod_request>
     /// The line's offset on its chip.
     public let offset: Int
 
-    init(chip: GPIOChip, raw: OpaquePointer, offset: Int) {
+    init(chip: GPIOChip, request: UnsafeMutablePointer<shim_gpiod_request>, offset: Int) {
         self.chip = chip
-        self.raw = raw
+        self.raw = request
         self.offset = offset
     }
 
-    deinit { gpiod_line_release(raw) }
+    deinit { shim_gpiod_release(raw) }
 
-    /// The event file descriptor to poll. Wraps `gpiod_line_event_get_fd`.
-    public var fileDescriptor: Int32 { gpiod_line_event_get_fd(raw) }
+    /// The event file descriptor to poll. Wraps `gpiod_line_event_get_fd` or `gpiod_line_request_get_fd`.
+    public var fileDescriptor: Int32 { shim_gpiod_request_fd(raw) }
 
-    /// Reads up to 16 pending events. Wraps `gpiod_line_event_read_multiple`.
+    /// Reads up to 16 pending events. Wraps `gpiod_line_event_read_multiple` or
+    /// `gpiod_line_request_read_edge_events`.
     public func readEvents() throws(GPIOError) -> [EdgeEvent] {
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
-        let count = gpiod_line_event_read_multiple(raw, &buffer, UInt32(buffer.count))
-        guard count >= 0 else { throw .lastErrno("gpiod_line_event_read_multiple", "\(chip.label) line \(offset)") }
+        var buffer = [shim_gpiod_edge](repeating: shim_gpiod_edge(), count: Int(SHIM_GPIOD_EVENT_CAPACITY))
+        let count = shim_gpiod_read_edges(raw, &buffer, Int32(buffer.count))
+        guard count >= 0 else { throw .lastErrno("read edge events", "\(chip.label) line \(offset)") }
         return buffer.prefix(Int(count)).map { event in
-            EdgeEvent(
-                timestamp: .seconds(Int64(event.ts.tv_sec)) + .nanoseconds(Int64(event.ts.tv_nsec)),
-                isRising: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE))
+            EdgeEvent(timestamp: .seconds(event.seconds) + .nanoseconds(event.nanoseconds), isRising: event.rising)
         }
     }
 }

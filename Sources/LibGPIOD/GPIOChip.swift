@@ -10,18 +10,26 @@ internal import CGPIOD
 /// lines) when the last reference goes.
 public final class GPIOChip {
     private let raw: OpaquePointer
-    /// The kernel's name, for example "gpiochip0". Wraps `gpiod_chip_name`.
+    /// The kernel's name, for example "gpiochip0". Wraps `gpiod_chip_name` (1.6) or `gpiod_chip_info_get_name` (2.x).
     public let name: String
-    /// The driver's label, for example "pinctrl-bcm2711". Wraps `gpiod_chip_label`.
+    /// The driver's label, for example "pinctrl-bcm2711". Wraps `gpiod_chip_label` or `gpiod_chip_info_get_label`.
     public let label: String
-    /// The number of lines. Wraps `gpiod_chip_num_lines`.
+    /// The number of lines. Wraps `gpiod_chip_num_lines` or `gpiod_chip_info_get_num_lines`.
     public let lineCount: Int
 
-    private init(raw: OpaquePointer) {
+    private init(raw: OpaquePointer, path: String) throws(GPIOError) {
+        var name = [CChar](repeating: 0, count: 64)
+        var label = [CChar](repeating: 0, count: 64)
+        var lines: UInt32 = 0
+        guard shim_gpiod_chip_describe(raw, &name, name.count, &label, label.count, &lines) == 0 else {
+            let error = GPIOError.lastErrno("gpiod_chip_get_info", path)
+            gpiod_chip_close(raw)
+            throw error
+        }
         self.raw = raw
-        self.name = String(cString: gpiod_chip_name(raw))
-        self.label = String(cString: gpiod_chip_label(raw))
-        self.lineCount = Int(gpiod_chip_num_lines(raw))
+        self.name = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.label = String(decoding: label.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.lineCount = Int(lines)
     }
 
     deinit { gpiod_chip_close(raw) }
@@ -29,7 +37,7 @@ public final class GPIOChip {
     /// Opens the chip at `path` ("/dev/gpiochip0"). Wraps `gpiod_chip_open`.
     public static func open(path: String) throws(GPIOError) -> GPIOChip {
         guard let raw = gpiod_chip_open(path) else { throw .lastErrno("gpiod_chip_open", path) }
-        return GPIOChip(raw: raw)
+        return try GPIOChip(raw: raw, path: path)
     }
 
     /// The chip whose label or name is `labelOrName`: every `/dev/gpiochip*` is opened in turn
@@ -67,7 +75,8 @@ public final class GPIOChip {
         return paths.sorted()
     }
 
-    /// Requests line `offset` for both-edge events. Wraps `gpiod_line_request_both_edges_events_flags`.
+    /// Requests line `offset` for both-edge events. Wraps `gpiod_line_request_both_edges_events_flags` (1.6)
+    /// or `gpiod_chip_request_lines` with both-edge detection (2.x).
     ///
     /// - Parameters:
     ///   - consumer: the name other programs see as the line's user (`gpioinfo`).
@@ -81,21 +90,19 @@ public final class GPIOChip {
             throw GPIOError(
                 function: "gpiod_chip_get_line", code: EINVAL, context: "\(context) (the chip has \(lineCount) lines)")
         }
-        guard let line = gpiod_chip_get_line(raw, UInt32(offset)) else {
-            throw .lastErrno("gpiod_chip_get_line", context)
-        }
-        var flags = bias.requestFlag
-        if activeLow { flags |= Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) }
-        guard gpiod_line_request_both_edges_events_flags(line, consumer, flags) == 0 else {
-            let error = GPIOError.lastErrno("gpiod_line_request_both_edges_events_flags", context)
-            if error.isBusy, let user = gpiod_line_consumer(line) {
-                throw GPIOError(
-                    function: error.function, code: error.code,
-                    context: "\(context), used by '\(String(cString: user))'")
+        guard let request = shim_gpiod_request_edges(raw, UInt32(offset), consumer, activeLow, bias.shimBias) else {
+            let error = GPIOError.lastErrno("request both-edge events", context)
+            if error.isBusy {
+                var user = [CChar](repeating: 0, count: 64)
+                shim_gpiod_line_consumer(raw, UInt32(offset), &user, user.count)
+                let name = String(decoding: user.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if !name.isEmpty {
+                    throw GPIOError(function: error.function, code: error.code, context: "\(context), used by '\(name)'")
+                }
             }
             throw error
         }
-        return EdgeLine(chip: self, raw: line, offset: offset)
+        return EdgeLine(chip: self, request: request, offset: offset)
     }
 }
 
@@ -110,12 +117,12 @@ public enum GPIOBias: Sendable {
     /// The internal pull-down.
     case pullDown
 
-    var requestFlag: Int32 {
+    var shimBias: shim_gpiod_bias {
         switch self {
-        case .asIs: 0
-        case .disabled: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
-        case .pullUp: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        case .pullDown: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
+        case .asIs: SHIM_GPIOD_BIAS_AS_IS
+        case .disabled: SHIM_GPIOD_BIAS_DISABLED
+        case .pullUp: SHIM_GPIOD_BIAS_PULL_UP
+        case .pullDown: SHIM_GPIOD_BIAS_PULL_DOWN
         }
     }
 }

@@ -2,6 +2,7 @@ import LibALSA
 import LibGPIOD
 import LibMPG123
 import LibSQLite
+import ShuffleTestSupport
 import Testing
 
 /// Proves that every C library is found through pkg-config, linked, and callable.
@@ -13,5 +14,12 @@ import Testing
     }
     @Test func alsaReportsAVersion() { #expect(ALSALibrary.version.hasPrefix("1.")) }
     @Test func mpg123HeadersAreRecentEnough() { #expect(MPG123Library.apiVersion >= 44) }
-    @Test func gpiodIsTheOnePointSixAPI() { #expect(GPIODLibrary.version.hasPrefix("1.")) }
+    /// libgpiod 1.6 (Debian 12) or 2.x (Debian 13): the shim's build-time choice, the library linked and the
+    /// one pkg-config names are the same major version.
+    @Test func gpiodAPIMatchesTheLinkedLibraryAndPkgConfig() throws {
+        let modversion = try Run.program("/usr/bin/pkg-config", ["--modversion", "libgpiod"])
+        let major = modversion.stdout.split(separator: ".").first.map(String.init)
+        #expect(major == String(GPIODLibrary.apiGeneration))
+        #expect(GPIODLibrary.version.hasPrefix("\(GPIODLibrary.apiGeneration)."))
+    }
 }
