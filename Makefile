@@ -8,6 +8,10 @@ BOARD ?= qemu
 # Release builds link the Swift runtime statically, as the image does: the box runs this binary, and the
 # benchmarks measure it (it maps ~2 MiB less than the runtime's shared libraries, and starts faster).
 RELEASE := -c release --static-swift-stdlib
+# The machine the release binary is for (Debian's names: amd64, arm64). ARCH=arm64 on an x86_64 host
+# cross-builds the Raspberry Pi binary with Debian 13's Swift (scripts/release-debian13, as root).
+HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null || uname -m)
+ARCH ?= $(HOST_ARCH)
 
 .PHONY: all build release test demo bench fuzz sanitize deps lint clean image image-test
 
@@ -21,8 +25,14 @@ build:
 	$(SWIFT) build
 
 release:
+ifeq ($(ARCH),$(HOST_ARCH))
 	@scripts/install-deps build
 	$(SWIFT) build $(RELEASE)
+else ifeq ($(ARCH)-$(HOST_ARCH),arm64-amd64)
+	@scripts/release-debian13 arm64
+else
+	@echo "make release: ARCH=$(ARCH) on a $(HOST_ARCH) host is not supported (amd64 or arm64 natively, arm64 from amd64)" >&2; exit 1
+endif
 
 # Every test: unit tests, the real executable end to end, real SQLite, MP3 and ALSA (file PCM).
 test:
