@@ -43,7 +43,8 @@ enum StatusCommand {
             state: state, track: track, positionMs: Int64((elapsed * 1000).rounded()),
             volume: Int(status["x-volume-step"] ?? "") ?? 0, maxVolume: Int(status["x-max-volume"] ?? "") ?? 0,
             volumeSteps: Int(status["x-volume-steps"] ?? "") ?? 20, libraryRoot: status["x-library-root"],
-            tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil)
+            tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil,
+            warning: status["x-warning"])
     }
 
     /// `value` (0...99) with a leading zero below 10: the seconds of "m:ss".
@@ -65,6 +66,7 @@ enum StatusCommand {
         } else {
             lines.append("library: none (plug in a USB stick with music)")
         }
+        if let warning = s.warning { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
     }
 }
