@@ -72,8 +72,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// The board's buttons (config `board`), plus the scripted FIFO of `$SHUFFLEBOX_BUTTON_FIFO` (tests).
     private func startButtons() throws(DaemonError) {
-        guard let name = config.board else { return }
-        let board = try ButtonDriver.loadBoard(name)
+        guard let board = try ButtonDriver.loadBoard(config) else { return }
         var extra: [any ButtonSource] = []
         if let fifo = Environment.value("SHUFFLEBOX_BUTTON_FIFO"), !fifo.isEmpty {
             extra.append(try ScriptedButtonSource(path: fifo, board: board))
