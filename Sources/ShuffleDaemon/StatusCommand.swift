@@ -55,9 +55,12 @@ enum StatusCommand {
     private static func text(_ s: PlayerSnapshot) -> String {
         var lines = ["state: \(s.state.name)" + (s.state.errorReason.map { " (\($0))" } ?? "")]
         if let track = s.track {
-            let name = [track.artist, track.title].compactMap { $0 }.joined(separator: " - ")
-            lines.append("track: \(name.isEmpty ? track.path : name)")
-            lines.append("file: \(track.path)")
+            // From the stick, through the socket: control characters escaped; the path's own `\xHH` kept.
+            let name = [track.artist, track.title].compactMap { $0 }.map { TerminalText.escape($0) }
+                .joined(separator: " - ")
+            let path = TerminalText.escape(track.path, backslashes: false)
+            lines.append("track: \(name.isEmpty ? path : name)")
+            lines.append("file: \(path)")
             lines.append("position: \(s.positionMs / 60_000):\(twoDigits((s.positionMs / 1000) % 60))")
         }
         lines.append("volume: \(s.volume) of \(s.volumeSteps) (cap \(s.maxVolume))")
