@@ -130,6 +130,12 @@ public enum HostileFiles {
             size: 10 + 417 * 4)
     }
 
+    /// A stream that claims 8 GiB: real frames at the start, then a hole to the end (what a frame walk
+    /// would read in full to count the frames).
+    public static var eightGiBStream: Case {
+        Case(name: "sparse-8gib.mp3", isPlayable: true, pieces: [(0, silentFrames(framesPerFile))], size: 8 << 30)
+    }
+
     // MARK: - Bytes
 
     /// A 10-byte ID3v2 header.

@@ -31,6 +31,28 @@ import Testing
         }
     }
 
+    @Test func aFrameWalkOverAnEightGiBSparseStreamStopsAtItsBudgetWithAnEstimate() throws {
+        let url = try HostileFiles.eightGiBStream.write(in: folder.url)
+        let (outcome, reads) = MediaProbe.measuredProbe(path: PathBytes(url.path))
+        guard case .audio(_, let stream) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(stream.isEstimate)
+        #expect(stream.frames >= Int64(HostileFiles.framesPerFile * 1152))
+        #expect(reads.total <= MPEGStreamScanner.walkBudget + 2 * ByteSource.maxRead, "\(reads.total) bytes read")
+    }
+
+    @Test func aStreamWithinTheBudgetIsCountedExactly() throws {
+        let bytes = MP3Builder.frames(200)
+        guard case .audio(_, let stream) = MediaProbe.probe(bytes: bytes, fileName: "exact.mp3") else {
+            Issue.record("not audio")
+            return
+        }
+        #expect(!stream.isEstimate)
+        #expect(stream.frames == 200 * 1152)
+    }
+
     @Test func anAPEItemClaimingTheWholeTagIsSkippedAndTheItemsBeforeItAreKept() throws {
         let url = try HostileFiles.apeTagClaimingAGibibyteWithHeader.write(in: folder.url)
         guard case .audio(let tags, _) = MediaProbe.probe(path: PathBytes(url.path)) else {

@@ -15,7 +15,7 @@ import Testing
     func indexingSparseFilesClaimingGigabyteTagsStaysUnder64MiBAndMarksEachFile() throws {
         let stick = scratch.appending("stick")
         try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
-        for hostile in HostileFiles.all { try hostile.write(in: stick) }
+        for hostile in HostileFiles.all + [HostileFiles.eightGiBStream] { try hostile.write(in: stick) }
         let (result, peakKiB) = try Run.shuffleboxMeasuringPeakMemory(["index", stick.path, "--db", db])
         #expect(result.status == 0, "index failed: \(result.stderr)")
         #expect(peakKiB < 64 * 1024, "index peaked at \(peakKiB) KiB")
@@ -27,7 +27,7 @@ import Testing
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             if let path = object?["path"] as? String { statuses[path] = object?["status"] as? String }
         }
-        for hostile in HostileFiles.all {
+        for hostile in HostileFiles.all + [HostileFiles.eightGiBStream] {
             #expect(statuses[hostile.name] == (hostile.isPlayable ? "ok" : "unplayable"), "\(hostile.name)")
         }
         // Every file was recorded: a second run has nothing to read again.
