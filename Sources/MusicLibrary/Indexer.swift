@@ -85,7 +85,7 @@ public struct Indexer {
             if counters.filesSeen % 256 == 0 { progress(counters) }
             guard !prober.isIgnored(entry.path) else { return }
             if let file = known.removeValue(forKey: entry.path) {
-                if file.size != entry.size || file.mtimeNs != entry.mtimeNs {
+                if file.size != entry.size || file.mtimeNs != entry.mtimeNs || file.wasUnreadable {
                     work.append(.update(id: file.id, entry, isMove: false))
                 }
             } else if !firstTrack.offer(
