@@ -29,7 +29,7 @@ extension LibraryDatabase {
     public static func openReplacingDamage(
         path: String, now: Int64
     ) throws(LibraryError) -> (LibraryDatabase, DatabaseReplacement?) {
-        do {
+        do throws(LibraryError) {
             return (try openChecked(path: path), nil)
         } catch {
             guard error.isDamagedDatabase else { throw error }

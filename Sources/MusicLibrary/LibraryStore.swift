@@ -58,7 +58,7 @@ public actor LibraryStore {
 
     /// Runs `body` on the database; damage it meets replaces the database (when this store does that).
     private func guarded<R>(_ body: (LibraryDatabase) throws(LibraryError) -> R) throws(LibraryError) -> R {
-        do {
+        do throws(LibraryError) {
             return try body(database)
         } catch {
             if onReplacement != nil, error.isDamagedDatabase { replace(after: error) }

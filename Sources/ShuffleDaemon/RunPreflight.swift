@@ -32,7 +32,7 @@ enum RunPreflight {
         do {
             _ = try ButtonDriver.loadBoard(config)
         } catch {
-            throw fail(config.boardFile != nil ? "board-file" : "board", error.description)
+            throw fail(config.boardFile != nil ? "board-file" : "board", "\(error)")
         }
         let state = config.stateDirectory ?? DaemonPaths.stateDirectory()
         if let problem = creatableFolderProblem(state, keep: keepFolders) {
