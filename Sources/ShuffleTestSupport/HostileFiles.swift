@@ -136,6 +136,18 @@ public enum HostileFiles {
         Case(name: "sparse-8gib.mp3", isPlayable: true, pieces: [(0, silentFrames(framesPerFile))], size: 8 << 30)
     }
 
+    /// A real-sized 200 MiB ID3v2.3 tag (its padding a hole) in front of the audio.
+    public static var id3TagOf200MiBBeforeTheAudio: Case {
+        let body = 200 << 20
+        let title = [0] + Array("Behind A Big Tag".utf8)
+        let head =
+            id3Header(major: 3, flags: 0, bodySize: body) + Array("TIT2".utf8) + be32(UInt32(title.count))
+            + [0, 0] + title
+        return Case(
+            name: "id3-200mib-tag.mp3", isPlayable: true,
+            pieces: [(0, head), (10 + body, silentFrames(framesPerFile))], size: 10 + body + 417 * framesPerFile)
+    }
+
     // MARK: - Bytes
 
     /// A 10-byte ID3v2 header.
