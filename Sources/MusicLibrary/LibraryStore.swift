@@ -18,6 +18,14 @@ public actor LibraryStore {
     private let onReplacement: (@Sendable (DatabaseReplacement) -> Void)?
     /// How many times the database was replaced; an indexing run that met damage says which one it used.
     public private(set) var generation = 0
+    /// Whether resume points are being stored (the daemon's store retries failed ones, see `savePlaybackState`).
+    public nonisolated let saveHealth = SaveHealth()
+    /// The newest resume point that could not be stored, while it is being retried.
+    private var pendingSave: (state: PlaybackState, volume: VolumeRef)?
+    /// Whether the retry task runs.
+    private var retryingSave = false
+    /// The longest wait between retries of a failed save.
+    static let maxSaveRetryDelay: Duration = .seconds(60)
 
     /// Runs the actor's jobs on its own queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -147,11 +155,59 @@ public actor LibraryStore {
         try guarded { database throws(LibraryError) in try database.loadPlaybackState(of: volume) }
     }
 
-    /// Stores the resume point of `volume` in one transaction.
+    /// Stores the resume point of `volume` in one transaction. A failure (a full or read-only state folder)
+    /// leaves the last stored point as it was; the daemon's store then records it in `saveHealth` and tries
+    /// the newest point again after 1, 2, 4 ... 60 seconds until it is stored (or a later save is), so a
+    /// paused box whose card has space again keeps its place without waiting for the next save.
     public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef) throws(LibraryError) {
-        try guarded { database throws(LibraryError) in
-            try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+        do throws(LibraryError) {
+            try guarded { database throws(LibraryError) in
+                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+            }
+            pendingSave = nil
+            saveHealth.record(nil)
+        } catch {
+            if onReplacement != nil {
+                pendingSave = (state, volume)
+                saveHealth.record(Self.saveFailure(error))
+                startRetryingSave()
+            }
+            throw error
         }
+    }
+
+    /// Why a save failed, for `status`: SQLite's own words.
+    private static func saveFailure(_ error: LibraryError) -> String {
+        switch error {
+        case .database(_, let sqlite), .cannotCreate(_, let sqlite): sqlite.message
+        default: error.description
+        }
+    }
+
+    /// Starts the retry task unless it runs (on the store's own executor: no global executor, no timer once
+    /// the point is stored).
+    private func startRetryingSave() {
+        guard !retryingSave else { return }
+        retryingSave = true
+        Task(executorPreference: executor) { await self.retryPendingSave() }
+    }
+
+    /// Retries the pending save with back-off until it is stored or replaced by a stored one.
+    private func retryPendingSave() async {
+        var delay: Duration = .seconds(1)
+        while pendingSave != nil {
+            do { try await executor.sleep(for: delay) } catch { break }
+            guard let (state, volume) = pendingSave else { break }
+            do throws(LibraryError) {
+                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+                pendingSave = nil
+                saveHealth.record(nil)
+            } catch {
+                saveHealth.record(Self.saveFailure(error))
+                delay = min(delay * 2, Self.maxSaveRetryDelay)
+            }
+        }
+        retryingSave = false
     }
 
     /// Every listed file of `volume`.

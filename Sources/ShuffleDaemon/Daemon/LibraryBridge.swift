@@ -51,7 +51,12 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         }
     }
 
-    var warning: String? { damage.withLock { $0.warning } }
+    var warning: String? {
+        let saving = store.saveHealth.failure.map { "cannot store the resume point (\($0)); retrying" }
+        let replaced = damage.withLock { $0.warning }
+        guard let saving else { return replaced }
+        return replaced.map { "\(saving); \($0)" } ?? saving
+    }
 
     func onDatabaseReplaced(_ handler: @escaping @Sendable () -> Void) {
         damage.withLock { $0.handler = handler }
