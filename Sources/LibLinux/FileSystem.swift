@@ -43,11 +43,37 @@ public enum FileSystem {
         return names
     }
 
-    /// The whole file at `path`, at most `limit` bytes (a larger file is an `EFBIG` error).
+    /// What kind of file is at a path.
+    public enum Kind: Equatable, Sendable {
+        case regular, folder, fifo, socket, device, link, other
+    }
+
+    /// The kind and size of what is at `path` (following symbolic links). Wraps `stat`.
+    public static func kind(of path: String) throws(LinuxError) -> (kind: Kind, size: Int) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw LinuxError.current("stat \(path)") }
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .folder
+        case S_IFIFO: kind = .fifo
+        case S_IFSOCK: kind = .socket
+        case S_IFCHR, S_IFBLK: kind = .device
+        case S_IFLNK: kind = .link
+        default: kind = .other
+        }
+        return (kind, Int(info.st_size))
+    }
+
+    /// The whole regular file at `path`, at most `limit` bytes (a larger file is an `EFBIG` error; a FIFO,
+    /// device or folder is `EINVAL`, without waiting for a writer: it is opened non-blocking).
     public static func contents(of path: String, limit: Int = 1 << 20) throws(LinuxError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LinuxError.current("open \(path)") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LinuxError.current("fstat \(path)") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw LinuxError(function: "read \(path)", code: EINVAL) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {

@@ -6,7 +6,8 @@ internal import Glibc
 /// Output is fixed to signed 16-bit samples at each stream's own rate and channel count: the decoder never
 /// resamples (libmpg123's resampler is crude, see the comment on `mpg123_format` in mpg123.h) and leaves
 /// format changes to the output. Gapless decoding (`MPG123_GAPLESS`) is on, so the encoder delay and padding
-/// named in the LAME/Info header are cut, and `MPG123_QUIET` keeps the library from printing to stderr.
+/// named in the LAME/Info header are cut, `MPG123_QUIET` keeps the library from printing to stderr, and
+/// `MPG123_SKIP_ID3V2` passes over ID3v2 tags by seeking instead of reading them into memory.
 public struct MP3Decoder: ~Copyable {
     private let handle: OpaquePointer
     /// The file descriptor of the open track, or -1. libmpg123 never closes a descriptor it was given
@@ -39,7 +40,9 @@ public struct MP3Decoder: ~Copyable {
 
     /// Sets the flags and the fixed output format on a fresh handle.
     private static func configure(_ made: OpaquePointer) throws(MPG123Error) {
-        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+        // MPG123_SKIP_ID3V2: tags are read by the indexer, never here. Parsing one makes libmpg123 read the
+        // whole tag into memory first (a 200 MiB tag: 215 MiB peak); skipped, it is passed over by seeking.
+        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue)
         try check(mpg123_param2(made, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0), "mpg123_param")
         // Skip junk between damaged frames for up to 64 KiB before giving up on a stream.
         try check(mpg123_param2(made, Int32(MPG123_RESYNC_LIMIT.rawValue), 65_536, 0), "mpg123_param")

@@ -37,6 +37,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether the file is not an SQLite database (or is corrupt).
     public var isNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
+    /// Whether the file is an SQLite database with damaged pages (`SQLITE_CORRUPT`, not `SQLITE_NOTADB`).
+    public var isCorrupt: Bool { code == SQLITE_CORRUPT }
+
     /// Whether another connection held a lock for longer than the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 

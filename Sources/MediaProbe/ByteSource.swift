@@ -8,9 +8,11 @@
 
 /// Random access to the bytes of one file, from memory or through `pread(2)` on an open descriptor.
 ///
-/// Reads are clamped to the end of the file and never trap: a read past the end yields fewer
-/// bytes (or none). File reads go through a small block cache, so walking MPEG frame headers
-/// costs one system call per block rather than one per frame.
+/// Reads are clamped to the end of the file and to `maxRead`, and never trap: a read past the end
+/// (or longer than `maxRead`) yields fewer bytes (or none). Every length a reader takes from the file
+/// is untrusted, and a sparse file can be as large as it claims, so `maxRead` is what bounds the
+/// memory one probe can take, whatever the file says. File reads go through a small block cache, so
+/// walking MPEG frame headers costs one system call per block rather than one per frame.
 final class ByteSource {
     /// Where the bytes come from.
     private enum Backing {
@@ -20,6 +22,8 @@ final class ByteSource {
 
     /// Size of one cached block of a file.
     private static let blockSize = 32 * 1024
+    /// The most bytes one read returns (the biggest text frame or tag prefix a reader wants).
+    static let maxRead = 1024 * 1024
 
     private let backing: Backing
     /// Total size in bytes.
@@ -28,6 +32,10 @@ final class ByteSource {
     private(set) var ioError: Int32?
     private var cacheStart = -1
     private var cache: [UInt8] = []
+    /// The longest read asked of the file or memory so far, after clamping (for tests).
+    private(set) var largestRead = 0
+    /// Bytes fetched from the file (or copied from memory) so far (for tests).
+    private(set) var totalRead = 0
 
     /// Wraps bytes in memory.
     init(bytes: [UInt8]) {
@@ -41,12 +49,15 @@ final class ByteSource {
         count = max(0, size)
     }
 
-    /// Up to `length` bytes starting at `offset`; fewer at the end of the file or on an I/O error.
+    /// Up to `length` bytes starting at `offset`; fewer at the end of the file, on an I/O error, or
+    /// when `length` is over `maxRead`.
     func bytes(at offset: Int, count length: Int) -> [UInt8] {
         guard offset >= 0, length > 0, offset < count else { return [] }
-        let end = offset + min(length, count - offset)
+        let end = offset + min(length, count - offset, Self.maxRead)
+        largestRead = max(largestRead, end - offset)
         switch backing {
         case .memory(let all):
+            totalRead += end - offset
             return Array(all[offset..<end])
         case .file(let fd):
             if end - offset > Self.blockSize { return readDirect(fd: fd, offset: offset, length: end - offset) }
@@ -108,6 +119,7 @@ final class ByteSource {
             }
         }
         if done < length { out.removeSubrange(done...) }
+        totalRead += done
         return out
     }
 }

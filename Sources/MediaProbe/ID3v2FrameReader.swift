@@ -22,13 +22,25 @@ struct ID3v2FrameReader {
     let limit: Int
     /// v2.4 tag-level unsynchronisation flag (every frame is unsynchronised).
     let tagUnsync: Bool
+    /// Frame headers read so far (the walk stops at `ID3v2Tag.maxFrames`).
+    private var framesSeen = 0
+
+    /// Starts a walk at `position`, ending at `limit`.
+    init(source: ByteSource, major: UInt8, position: Int, limit: Int, tagUnsync: Bool) {
+        self.source = source
+        self.major = major
+        self.position = position
+        self.limit = limit
+        self.tagUnsync = tagUnsync
+    }
 
     private var headerLength: Int { major == 2 ? 6 : 10 }
     private var idLength: Int { major == 2 ? 3 : 4 }
 
     /// The next text frame (id starting with "T"), skipping all others; nil at the end.
     mutating func next() -> Frame? {
-        while position + headerLength <= limit {
+        while position + headerLength <= limit, framesSeen < ID3v2Tag.maxFrames {
+            framesSeen += 1
             let head = source.bytes(at: position, count: headerLength)
             guard head.count == headerLength, isFrameID(head[0..<idLength]) else { return nil }
             guard let size = frameSize(head) else { return nil }

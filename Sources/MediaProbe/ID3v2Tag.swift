@@ -14,10 +14,13 @@ struct ID3v2Tag {
         case present(major: UInt8, flags: UInt8, bodySize: Int, end: Int)
     }
 
-    /// The biggest tag read into memory for tag-level unsynchronisation (bigger ones are not read).
-    static let maxUnsyncTagSize = 16 * 1024 * 1024
+    /// How much of a tag with tag-level unsynchronisation is read into memory: its first MiB (text
+    /// frames come first; a frame running past this prefix ends the walk, as one running past the tag does).
+    static let maxUnsyncTagSize = ByteSource.maxRead
     /// The biggest text frame read (bigger ones are skipped).
-    static let maxTextFrameSize = 1024 * 1024
+    static let maxTextFrameSize = ByteSource.maxRead
+    /// The most frames of one tag looked at (real tags hold a few dozen; pictures are skipped by offset).
+    static let maxFrames = 4096
 
     /// Reads the 10-byte header at `offset`.
     static func header(in source: ByteSource, at offset: Int) -> Header {
@@ -45,8 +48,8 @@ struct ID3v2Tag {
         var start = offset + 10
         var limit = start + bodySize
         if flags & 0x80 != 0 && major < 4 {
-            guard bodySize <= maxUnsyncTagSize else { return tags }
-            body = ByteSource(bytes: removeUnsynchronisation(source.bytes(at: start, count: bodySize)[...]))
+            let prefix = source.bytes(at: start, count: min(bodySize, maxUnsyncTagSize))
+            body = ByteSource(bytes: removeUnsynchronisation(prefix[...]))
             start = 0
             limit = body.count
         }

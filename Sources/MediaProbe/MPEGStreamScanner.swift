@@ -30,6 +30,10 @@ struct MPEGStreamScanner {
     static let searchLimit = 128 * 1024
     /// Consecutive valid, compatible frame headers that prove a stream.
     static let framesToProve = 3
+    /// The most bytes of a stream a frame walk reads (a 10-minute 192 kbit/s track is 14 MB): past it, the
+    /// frame count is estimated from the bytes walked, so that no file, however large it claims to be (a
+    /// sparse file of 8 GB), holds the indexer for longer than reading this much.
+    static let walkBudget = 24 * 1024 * 1024
 
     /// The file.
     let source: ByteSource
@@ -139,10 +143,15 @@ struct MPEGStreamScanner {
         }
         let declaredFrames = Int64(xing.frames ?? 0)
         var actualFrames = declaredFrames
+        var isEstimate = false
         if declaredFrames == 0 || xing.streamBytes != available {
             switch countFrames(from: offset, first: header) {
             case .failure(let cut): return .truncated(cut.reason)
-            case .success(let count): actualFrames = max(0, count - 1)
+            case .success(let walk):
+                actualFrames = max(0, walk.frames - 1)
+                // An estimate past the budget: the declared count is as good a guess, and libmpg123 uses it.
+                if walk.isEstimate && declaredFrames > 0 { actualFrames = declaredFrames }
+                isEstimate = walk.isEstimate
             }
         }
         let spf = Int64(header.samplesPerFrame)
@@ -158,18 +167,22 @@ struct MPEGStreamScanner {
         }
         guard actualFrames > 0 else { return .noStream }
         return .stream(
-            StreamInfo(codec: "mp3", sampleRate: header.sampleRate, channels: header.channels, frames: frames))
+            StreamInfo(
+                codec: "mp3", sampleRate: header.sampleRate, channels: header.channels, frames: frames,
+                isEstimate: isEstimate))
     }
 
     /// Measures a stream without a Xing/Info frame: every frame is decoded.
     private func walk(from offset: Int, first: MPEGFrameHeader) -> Result {
         switch countFrames(from: offset, first: first) {
         case .failure(let cut): return .truncated(cut.reason)
-        case .success(let count):
-            guard count > 0 else { return .noStream }
-            let frames = count * Int64(first.samplesPerFrame)
+        case .success(let walk):
+            guard walk.frames > 0 else { return .noStream }
+            let frames = walk.frames * Int64(first.samplesPerFrame)
             return .stream(
-                StreamInfo(codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames))
+                StreamInfo(
+                    codec: "mp3", sampleRate: first.sampleRate, channels: first.channels, frames: frames,
+                    isEstimate: walk.isEstimate))
         }
     }
 
@@ -179,14 +192,27 @@ struct MPEGStreamScanner {
         let reason: String
     }
 
+    /// What a frame walk found: the frames, and whether that is an estimate (the walk stopped at the budget).
+    struct Walk {
+        var frames: Int64
+        var isEstimate: Bool
+    }
+
     /// Counts frames from `offset` to the end of the audio, resyncing over junk as libmpg123 does;
-    /// fails when the last frame is incomplete.
-    private func countFrames(from offset: Int, first: MPEGFrameHeader) -> Swift.Result<Int64, Cut> {
+    /// fails when the last frame is incomplete. Past `walkBudget` bytes the count is scaled up from the
+    /// frames found so far to the rest of the audio (an estimate).
+    private func countFrames(from offset: Int, first: MPEGFrameHeader) -> Swift.Result<Walk, Cut> {
         var position = offset
         var count: Int64 = 0
+        let stop = end - offset > Self.walkBudget ? offset + Self.walkBudget : end
         while position < end {
+            if position >= stop {
+                let walked = Int64(position - offset)
+                let estimate = count * Int64(end - offset) / max(1, walked)
+                return .success(Walk(frames: max(count, estimate), isEstimate: true))
+            }
             guard let header = headerAt(position), header.isCompatible(with: first) else {
-                guard let next = resync(after: position, like: first) else { break }
+                guard let next = resync(after: position, like: first, before: stop) else { break }
                 position = next
                 continue
             }
@@ -198,15 +224,17 @@ struct MPEGStreamScanner {
             count += 1
             position += length
         }
-        return .success(count)
+        return .success(Walk(frames: count, isEstimate: false))
     }
 
     /// The next offset after `position` where two compatible frames follow each other (or one ends
     /// exactly at the end of the audio); nil when there is none.
-    private func resync(after position: Int, like first: MPEGFrameHeader) -> Int? {
+    private func resync(after position: Int, like first: MPEGFrameHeader, before stop: Int) -> Int? {
         var base = position + 1
         let chunk = 16 * 1024
         while base < end - 3 {
+            // Out of budget: hand back where the search got to, so the walk ends there with an estimate.
+            if base >= stop { return base }
             let window = source.bytes(at: base, count: min(chunk, end - base))
             if window.count < 4 { return nil }
             var index = 0

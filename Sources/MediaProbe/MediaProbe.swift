@@ -28,18 +28,31 @@ public enum MediaProbe {
     /// Probes the file at `path`, reading it with `pread` (head, tail, and a frame walk when needed).
     /// I/O errors become `.unplayable(reason: "cannot read: …")`.
     public static func probe(path: PathBytes) -> ProbeOutcome {
+        measuredProbe(path: path).outcome
+    }
+
+    /// What one probe read: the longest single read and the bytes read in all (tests bound both).
+    struct Reads: Equatable {
+        var largest = 0
+        var total = 0
+    }
+
+    /// Probes the file at `path` and says how much it read.
+    static func measuredProbe(path: PathBytes) -> (outcome: ProbeOutcome, reads: Reads) {
         let name = lastComponent(of: path)
         let ext = fileExtension(name)
-        if ignoredExtensions.contains(ext) { return .notAudio }
+        if ignoredExtensions.contains(ext) { return (.notAudio, Reads()) }
         let fd = open(path.cString, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return .unplayable(reason: "cannot read: \(describe(errno))") }
+        guard fd >= 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads()) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .unplayable(reason: "cannot read: \(describe(errno))") }
+        guard fstat(fd, &info) == 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return audioExtensions.contains(ext) ? .unplayable(reason: "not a regular file") : .notAudio
+            return (audioExtensions.contains(ext) ? .unplayable(reason: "not a regular file") : .notAudio, Reads())
         }
-        return probe(ByteSource(fd: fd, size: Int(info.st_size)), fileName: name)
+        let source = ByteSource(fd: fd, size: Int(info.st_size))
+        let outcome = probe(source, fileName: name)
+        return (outcome, Reads(largest: source.largestRead, total: source.totalRead))
     }
 
     /// Probes an in-memory file (tests, fuzzing); `fileName` gives the extension and the title fallback.

@@ -61,7 +61,18 @@ struct TailTags {
 
     // MARK: - APE
 
+    /// The most items of an APE tag looked at (real tags hold a few dozen).
+    static let maxAPEItems = 512
+    /// The longest APE key (the specification allows 255 characters).
+    static let maxAPEKeyLength = 255
+    /// The longest APE text value read; longer values (and every binary one: cover art) are skipped.
+    static let maxAPEValueSize = 64 * 1024
+
     /// An APE tag whose footer ends at `end`: where the tag starts and what it holds.
+    ///
+    /// The tag's size is checked only against the file, which a sparse file makes as large as it
+    /// claims, so the items are read one at a time from `source`: values not wanted are skipped by
+    /// offset, never read, and at most `maxAPEItems` items are looked at.
     static func readAPE(_ source: ByteSource, end: Int, floor: Int) -> (Int, RawTags)? {
         guard end - floor >= 32 else { return nil }
         let footer = source.bytes(at: end - 32, count: 32)
@@ -73,28 +84,29 @@ struct TailTags {
         let hasHeader = flags & 0x8000_0000 != 0
         let start = end - size - (hasHeader ? 32 : 0)
         guard start >= floor else { return nil }
-        let items = source.bytes(at: end - size, count: size - 32)
-        return (start, parseAPEItems(items, count: count))
+        return (start, readAPEItems(source, from: end - size, to: end - 32, count: count))
     }
 
-    /// The items of an APE tag: size, flags, NUL-terminated key, value.
-    static func parseAPEItems(_ bytes: [UInt8], count: Int) -> RawTags {
+    /// The items of an APE tag between `from` and `to`: size, flags, NUL-terminated key, value.
+    static func readAPEItems(_ source: ByteSource, from: Int, to end: Int, count: Int) -> RawTags {
         var tags = RawTags()
-        var offset = 0
+        var offset = from
         var seen = 0
-        while seen < count, offset + 9 <= bytes.count {
-            let valueSize = Int(littleEndian32(bytes, offset))
-            let itemFlags = littleEndian32(bytes, offset + 4)
-            let keyStart = offset + 8
-            guard let keyEnd = bytes[keyStart...].firstIndex(of: 0) else { break }
-            let valueStart = keyEnd + 1
-            guard valueSize <= bytes.count - valueStart else { break }
-            let key = TagText.latin1(bytes[keyStart..<keyEnd]).uppercased()
-            if (itemFlags >> 1) & 3 == 0 {
-                let value = bytes[valueStart..<valueStart + valueSize]
+        while seen < min(count, maxAPEItems), offset + 9 <= end {
+            let head = source.bytes(at: offset, count: min(8 + maxAPEKeyLength + 1, end - offset))
+            guard head.count >= 9 else { break }
+            let valueSize = Int(littleEndian32(head, 0))
+            let itemFlags = littleEndian32(head, 4)
+            guard let keyEnd = head[8...].firstIndex(of: 0) else { break }
+            let valueStart = offset + keyEnd + 1
+            guard valueSize <= end - valueStart else { break }
+            let key = TagText.latin1(head[8..<keyEnd]).uppercased()
+            if (itemFlags >> 1) & 3 == 0, valueSize <= maxAPEValueSize, let field = apeField(key) {
+                let value = source.bytes(at: valueStart, count: valueSize)
+                guard value.count == valueSize else { break }
                 let text = TagText.firstValue(
                     value.split(separator: 0, omittingEmptySubsequences: false).map { TagText.utf8($0) })
-                if let field = apeField(key) { tags.offer(field, text) }
+                tags.offer(field, text)
             }
             offset = valueStart + valueSize
             seen += 1

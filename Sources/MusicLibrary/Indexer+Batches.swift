@@ -65,13 +65,23 @@ extension Indexer {
         var local = summary
         var localCounters = counters
         var stop: WalkOutcome?
+        // An I/O error on one file while others of the chunk read fine (and the root is still there: the
+        // caller checked) is that file's damage, not the stick going away: the file is recorded unplayable,
+        // to be read again on the next run, and the run goes on. Without one good read, the run stops.
+        let stickAnswers = outcomes.contains { outcome in
+            switch outcome {
+            case .audio: return true
+            case .unplayable(let reason): return !Self.vanishReasons.contains(reason)
+            case .notAudio, nil: return false
+            }
+        }
         try database.transaction { () throws(SQLiteError) in
             for (item, probed) in zip(chunk, outcomes) {
                 guard let probed else {
                     stop = stop ?? .cancelled
                     continue
                 }
-                if case .unplayable(let reason) = probed, Self.vanishReasons.contains(reason) {
+                if case .unplayable(let reason) = probed, Self.vanishReasons.contains(reason), !stickAnswers {
                     let path = root.appending(item.entry.path).display
                     stop =
                         stop

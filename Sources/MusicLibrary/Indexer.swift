@@ -13,7 +13,9 @@ import Synchronization
 ///    it, is taken as that file moved: it keeps its id (so the shuffle order and resume point stay valid)
 ///    and is probed again, so a coincidence cannot carry stale tags.
 /// 4. New and changed files are probed on all cores, a chunk of ~500 at a time, while the previous
-///    chunk is written in one transaction.
+///    chunk is written in one transaction. On a stick with no playable track yet, the walk itself probes
+///    the first few audio files it meets and writes the first that plays at once (`FirstTrack`), so music
+///    can start before the walk ends.
 /// 5. Last, vanished files are deleted (rows and FTS), and only when the walk was complete, the run was
 ///    not cancelled, every probe could read its file and the root is still the same folder. A tree with
 ///    no files at all where the index has some counts as incomplete: it is what a mount point looks like
@@ -77,15 +79,18 @@ public struct Indexer {
         if let cancellation { scanner.isCancelled = { cancellation.isCancelled } }
         scanner.beforeEnteringFolder = beforeEnteringFolder
         let identity = RootIdentity(path: root)
+        var firstTrack = FirstTrack(known: known)
         var walked = try scanner.walk { entry in
             counters.filesSeen += 1
             if counters.filesSeen % 256 == 0 { progress(counters) }
             guard !prober.isIgnored(entry.path) else { return }
             if let file = known.removeValue(forKey: entry.path) {
-                if file.size != entry.size || file.mtimeNs != entry.mtimeNs {
+                if file.size != entry.size || file.mtimeNs != entry.mtimeNs || file.wasUnreadable {
                     work.append(.update(id: file.id, entry, isMove: false))
                 }
-            } else {
+            } else if !firstTrack.offer(
+                entry, indexer: self, root: root, key: key, now: now, summary: &summary, counters: &counters)
+            {
                 fresh.append(entry)
             }
         }

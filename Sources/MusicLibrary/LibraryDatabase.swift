@@ -15,6 +15,9 @@ public final class LibraryDatabase {
         public var mtimeNs: Int64
         /// The stored status.
         public var status: FileStatus
+        /// Whether the last probe met an I/O error reading the file (while the rest of the stick read fine):
+        /// it is read again on the next run, since the stick may only have been failing for a moment.
+        public var wasUnreadable = false
     }
 
     /// The path the database was opened at.
@@ -142,7 +145,10 @@ public final class LibraryDatabase {
     /// Every file row of `volume`, by relative path: read once per index run.
     public func knownFiles(of volume: VolumeRef) throws(LibraryError) -> [PathBytes: KnownFile] {
         try wrap { () throws(SQLiteError) -> [PathBytes: KnownFile] in
-            try withStatement("SELECT path, id, size, mtime_ns, status FROM files WHERE volume_id = ?1") {
+            try withStatement(
+                "SELECT path, id, size, mtime_ns, status, CASE WHEN reason LIKE 'cannot read: %' THEN reason END "
+                    + "FROM files WHERE volume_id = ?1"
+            ) {
                 statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
                 var result: [PathBytes: KnownFile] = [:]
@@ -151,7 +157,8 @@ public final class LibraryDatabase {
                     let status = FileStatus(rawValue: statement.text(at: 4) ?? "") ?? .unplayable
                     result[PathBytes(statement.blob(at: 0))] = KnownFile(
                         id: statement.int64(at: 1), size: statement.int64(at: 2), mtimeNs: statement.int64(at: 3),
-                        status: status)
+                        status: status,
+                        wasUnreadable: statement.text(at: 5).map { Indexer.vanishReasons.contains($0) } ?? false)
                 }
                 return result
             }

@@ -13,7 +13,19 @@ import ShuffleCore
 /// ```
 public actor LibraryStore {
     private let executor: QueueExecutor
-    private let database: LibraryDatabase
+    private var database: LibraryDatabase
+    /// Set for the daemon's store: called on the store's queue when a damaged database was replaced.
+    private let onReplacement: (@Sendable (DatabaseReplacement) -> Void)?
+    /// How many times the database was replaced; an indexing run that met damage says which one it used.
+    public private(set) var generation = 0
+    /// Whether resume points are being stored (the daemon's store retries failed ones, see `savePlaybackState`).
+    public nonisolated let saveHealth = SaveHealth()
+    /// The newest resume point that could not be stored, while it is being retried.
+    private var pendingSave: (state: PlaybackState, volume: VolumeRef)?
+    /// Whether the retry task runs.
+    private var retryingSave = false
+    /// The longest wait between retries of a failed save.
+    static let maxSaveRetryDelay: Duration = .seconds(60)
 
     /// Runs the actor's jobs on its own queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -21,10 +33,56 @@ public actor LibraryStore {
     /// The database file.
     public nonisolated let path: String
 
-    private init(executor: QueueExecutor, database: consuming sending LibraryDatabase) {
+    private init(
+        executor: QueueExecutor, database: consuming sending LibraryDatabase,
+        onReplacement: (@Sendable (DatabaseReplacement) -> Void)? = nil
+    ) {
         self.executor = executor
         self.path = database.path
         self.database = database
+        self.onReplacement = onReplacement
+    }
+
+    /// Opens the daemon's database (see `LibraryDatabase.openReplacingDamage`), and keeps replacing it
+    /// whenever SQLite later says it is damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`): the call that met the
+    /// damage still fails, later ones use the fresh database, and `onReplacement` hears of each.
+    public static func openReplacingDamage(
+        path: String, onReplacement: @escaping @Sendable (DatabaseReplacement) -> Void
+    ) throws(LibraryError) -> (LibraryStore, DatabaseReplacement?) {
+        let (database, replacement) = try LibraryDatabase.openReplacingDamage(path: path, now: Int64(time(nil)))
+        let store = LibraryStore(
+            executor: QueueExecutor(label: "shufflebox.library"), database: database, onReplacement: onReplacement)
+        return (store, replacement)
+    }
+
+    /// Replaces the database after another connection (an indexing run) met `error`, unless it was already
+    /// replaced since `generation`. Returns whether the store now holds a database newer than `generation`.
+    @discardableResult
+    public func replaceDamaged(_ error: LibraryError, seenAt generation: Int) -> Bool {
+        guard onReplacement != nil, error.isDamagedDatabase else { return false }
+        if generation == self.generation { replace(after: error) }
+        return self.generation > generation
+    }
+
+    /// Runs `body` on the database; damage it meets replaces the database (when this store does that).
+    private func guarded<R>(_ body: (LibraryDatabase) throws(LibraryError) -> R) throws(LibraryError) -> R {
+        do throws(LibraryError) {
+            return try body(database)
+        } catch {
+            if onReplacement != nil, error.isDamagedDatabase { replace(after: error) }
+            throw error
+        }
+    }
+
+    /// Moves the damaged file aside and opens a fresh one.
+    private func replace(after error: LibraryError) {
+        let replacement = LibraryDatabase.replaceDamaged(
+            path: path, reason: error.damageReason, now: Int64(time(nil)))
+        // The old connection stays on the moved file until it is released below; nothing writes there.
+        guard let fresh = try? LibraryDatabase(path: path, create: true) else { return }
+        database = fresh
+        generation += 1
+        onReplacement?(replacement)
     }
 
     /// Opens the database at `path`. With `create` (the indexer), a missing file is created; without
@@ -51,23 +109,25 @@ public actor LibraryStore {
     public func perform<R: Sendable>(
         _ body: (LibraryDatabase) throws(LibraryError) -> R
     ) throws(LibraryError) -> R {
-        try body(database)
+        try guarded { database throws(LibraryError) in try body(database) }
     }
 
     /// The volume whose key is `key`, if it was ever indexed.
     public func volume(key: String) throws(LibraryError) -> VolumeRef? {
-        try database.existingVolume(key: key)
+        try guarded { database throws(LibraryError) in try database.existingVolume(key: key) }
     }
 
     /// The volume indexed from the folder `root` (keyed by its absolute real path), if it was indexed.
     public func volume(forRoot root: String) throws(LibraryError) -> VolumeRef? {
         guard let real = LibraryLocation.realPath(root) else { return nil }
-        return try database.existingVolume(key: VolumeRef.pathKey(for: real))
+        return try guarded { database throws(LibraryError) in
+            try database.existingVolume(key: VolumeRef.pathKey(for: real))
+        }
     }
 
     /// The volume indexed most recently.
     public func currentVolume() throws(LibraryError) -> VolumeRef? {
-        try database.currentVolume()
+        try guarded { database throws(LibraryError) in try database.currentVolume() }
     }
 
     /// The player's view of one volume.
@@ -77,37 +137,87 @@ public actor LibraryStore {
 
     /// The ids of every playable track of `volume`, ascending.
     public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
-        try database.playableTrackIDs(of: volume)
+        try guarded { database throws(LibraryError) in try database.playableTrackIDs(of: volume) }
     }
 
     /// One playable track of `volume`, or nil.
     public func playableTrack(_ id: TrackID, of volume: VolumeRef) throws(LibraryError) -> CatalogTrack? {
-        try database.playableTrack(id, of: volume)
+        try guarded { database throws(LibraryError) in try database.playableTrack(id, of: volume) }
     }
 
     /// Marks a track unplayable (file status, reason) and drops its track and FTS rows.
     public func markUnplayable(_ id: TrackID, reason: String) throws(LibraryError) {
-        try database.markUnplayable(id, reason: reason)
+        try guarded { database throws(LibraryError) in try database.markUnplayable(id, reason: reason) }
     }
 
     /// The resume point of `volume`.
     public func loadPlaybackState(of volume: VolumeRef) throws(LibraryError) -> PlaybackState? {
-        try database.loadPlaybackState(of: volume)
+        try guarded { database throws(LibraryError) in try database.loadPlaybackState(of: volume) }
     }
 
-    /// Stores the resume point of `volume` in one transaction.
+    /// Stores the resume point of `volume` in one transaction. A failure (a full or read-only state folder)
+    /// leaves the last stored point as it was; the daemon's store then records it in `saveHealth` and tries
+    /// the newest point again after 1, 2, 4 ... 60 seconds until it is stored (or a later save is), so a
+    /// paused box whose card has space again keeps its place without waiting for the next save.
     public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef) throws(LibraryError) {
-        try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+        do throws(LibraryError) {
+            try guarded { database throws(LibraryError) in
+                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+            }
+            pendingSave = nil
+            saveHealth.record(nil)
+        } catch {
+            if onReplacement != nil {
+                pendingSave = (state, volume)
+                saveHealth.record(Self.saveFailure(error))
+                startRetryingSave()
+            }
+            throw error
+        }
+    }
+
+    /// Why a save failed, for `status`: SQLite's own words.
+    private static func saveFailure(_ error: LibraryError) -> String {
+        switch error {
+        case .database(_, let sqlite), .cannotCreate(_, let sqlite): sqlite.message
+        default: error.description
+        }
+    }
+
+    /// Starts the retry task unless it runs (on the store's own executor: no global executor, no timer once
+    /// the point is stored).
+    private func startRetryingSave() {
+        guard !retryingSave else { return }
+        retryingSave = true
+        Task(executorPreference: executor) { await self.retryPendingSave() }
+    }
+
+    /// Retries the pending save with back-off until it is stored or replaced by a stored one.
+    private func retryPendingSave() async {
+        var delay: Duration = .seconds(1)
+        while pendingSave != nil {
+            do { try await executor.sleep(for: delay) } catch { break }
+            guard let (state, volume) = pendingSave else { break }
+            do throws(LibraryError) {
+                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+                pendingSave = nil
+                saveHealth.record(nil)
+            } catch {
+                saveHealth.record(Self.saveFailure(error))
+                delay = min(delay * 2, Self.maxSaveRetryDelay)
+            }
+        }
+        retryingSave = false
     }
 
     /// Every listed file of `volume`.
     public func entries(of volume: VolumeRef) throws(LibraryError) -> [LibraryEntry] {
-        try database.entries(of: volume)
+        try guarded { database throws(LibraryError) in try database.entries(of: volume) }
     }
 
     /// Search results for `query` in `volume`.
     public func search(_ query: String, in volume: VolumeRef, limit: Int) throws(LibraryError) -> [LibraryEntry] {
-        try database.search(query, in: volume, limit: limit)
+        try guarded { database throws(LibraryError) in try database.search(query, in: volume, limit: limit) }
     }
 }
 

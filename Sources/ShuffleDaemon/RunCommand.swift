@@ -7,12 +7,14 @@ import ShuffleCore
 enum RunCommand {
     /// Loads the configuration, then runs the event loop on its own thread until SIGTERM/SIGINT.
     static func run(_ options: RunOptions) async -> Int32 {
+        // A reload is checked as a start is: a configuration `run` would refuse is not taken on SIGHUP either.
         let load: @Sendable () throws(ConfigError) -> DaemonConfig = { () throws(ConfigError) -> DaemonConfig in
-            try loadConfig(options)
+            try loadChecked(options).config
         }
         let config: DaemonConfig
+        let places: RunPreflight.Places
         do throws(ConfigError) {
-            config = try load()
+            (config, places) = try loadChecked(options)
         } catch {
             Terminal.error("shufflebox: \(error)")
             return ExitCode.dataError
@@ -22,14 +24,14 @@ enum RunCommand {
             return ExitCode.success
         }
         let log = Log(label: "daemon", minimum: config.logLevel) { line in Terminal.error(line) }
-        let stateDirectory = config.stateDirectory ?? DaemonPaths.stateDirectory()
+        let stateDirectory = places.stateDirectory
         do {
             try FileSystem.createFolders(stateDirectory)
         } catch {
             log.error("cannot create the state directory \(stateDirectory): \(error)")
             return ExitCode.cannotCreate
         }
-        let socketPath = config.socket ?? DaemonPaths.socket(stateDirectory: stateDirectory)
+        let socketPath = places.socket
         return await withCheckedContinuation { continuation in
             PThread.startDetached(name: "shufflebox-control") {
                 continuation.resume(returning: runLoop(config, stateDirectory, socketPath, load, log))
@@ -60,21 +62,55 @@ enum RunCommand {
         }
     }
 
-    /// Reads the file (the default one only when it exists) and applies the flags.
-    static func loadConfig(_ options: RunOptions) throws(ConfigError) -> DaemonConfig {
+    /// The most a configuration file may hold (the documented one is 3 KB).
+    static let maxConfigSize = 1 << 20
+
+    /// The bytes of the configuration file, or an error saying exactly what is wrong with it: never waits
+    /// on a FIFO, never reads more than `maxConfigSize`.
+    private static func readConfigFile(_ path: String) throws(ConfigError) -> [UInt8] {
+        func fail(_ message: String) -> ConfigError { ConfigError(file: path, line: nil, message: message) }
+        let kind: (kind: FileSystem.Kind, size: Int)
+        do { kind = try FileSystem.kind(of: path) } catch { throw fail("cannot read the configuration file: \(error)") }
+        switch kind.kind {
+        case .regular: break
+        case .folder: throw fail("is a folder; give the configuration file itself (e.g. \(DaemonConfig.defaultPath))")
+        case .fifo, .socket, .device, .link, .other:
+            throw fail("is not a regular file (a \(kind.kind)); the configuration must be a text file")
+        }
+        guard kind.size <= maxConfigSize else {
+            throw fail("is \(kind.size) bytes; a configuration file holds at most \(maxConfigSize) bytes (1 MiB)")
+        }
+        do {
+            return try FileSystem.contents(of: path, limit: maxConfigSize)
+        } catch {
+            throw fail("cannot read the configuration file: \(error)")
+        }
+    }
+
+    /// The configuration with its flags applied, and the places it names, checked as `run` needs them.
+    static func loadChecked(_ options: RunOptions) throws(ConfigError) -> (
+        config: DaemonConfig, places: RunPreflight.Places
+    ) {
+        let path = options.config ?? DaemonConfig.defaultPath
+        let (config, text) = try loadConfig(options)
+        let places = try RunPreflight.check(
+            config, file: path, text: text, overrides: options.overrides, keepFolders: !options.checkConfig)
+        return (config, places)
+    }
+
+    /// Reads the file (the default one only when it exists) and applies the flags; also returns the file's text.
+    static func loadConfig(_ options: RunOptions) throws(ConfigError) -> (DaemonConfig, String?) {
         let path = options.config ?? DaemonConfig.defaultPath
         guard FileSystem.exists(path) else {
             if options.config != nil {
                 throw ConfigError(file: path, line: nil, message: "no such configuration file")
             }
-            return try ConfigParser.applyOverrides(options.overrides, to: DaemonConfig())
+            return (try ConfigParser.applyOverrides(options.overrides, to: DaemonConfig()), nil)
         }
-        guard let data = try? FileSystem.contents(of: path) else {
-            throw ConfigError(file: path, line: nil, message: "cannot read the configuration file (permissions?)")
-        }
+        let data = try readConfigFile(path)
         guard let text = String(validating: data, as: UTF8.self) else {
             throw ConfigError(file: path, line: nil, message: "the configuration file is not UTF-8 text")
         }
-        return try ConfigParser.parse(text, file: path, overrides: options.overrides)
+        return (try ConfigParser.parse(text, file: path, overrides: options.overrides), text)
     }
 }

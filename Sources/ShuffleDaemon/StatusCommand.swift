@@ -43,7 +43,8 @@ enum StatusCommand {
             state: state, track: track, positionMs: Int64((elapsed * 1000).rounded()),
             volume: Int(status["x-volume-step"] ?? "") ?? 0, maxVolume: Int(status["x-max-volume"] ?? "") ?? 0,
             volumeSteps: Int(status["x-volume-steps"] ?? "") ?? 20, libraryRoot: status["x-library-root"],
-            tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil)
+            tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil,
+            warning: status["x-warning"])
     }
 
     /// `value` (0...99) with a leading zero below 10: the seconds of "m:ss".
@@ -54,9 +55,12 @@ enum StatusCommand {
     private static func text(_ s: PlayerSnapshot) -> String {
         var lines = ["state: \(s.state.name)" + (s.state.errorReason.map { " (\($0))" } ?? "")]
         if let track = s.track {
-            let name = [track.artist, track.title].compactMap { $0 }.joined(separator: " - ")
-            lines.append("track: \(name.isEmpty ? track.path : name)")
-            lines.append("file: \(track.path)")
+            // From the stick, through the socket: control characters escaped; the path's own `\xHH` kept.
+            let name = [track.artist, track.title].compactMap { $0 }.map { TerminalText.escape($0) }
+                .joined(separator: " - ")
+            let path = TerminalText.escape(track.path, backslashes: false)
+            lines.append("track: \(name.isEmpty ? path : name)")
+            lines.append("file: \(path)")
             lines.append("position: \(s.positionMs / 60_000):\(twoDigits((s.positionMs / 1000) % 60))")
         }
         lines.append("volume: \(s.volume) of \(s.volumeSteps) (cap \(s.maxVolume))")
@@ -65,6 +69,7 @@ enum StatusCommand {
         } else {
             lines.append("library: none (plug in a USB stick with music)")
         }
+        if let warning = s.warning { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
     }
 }

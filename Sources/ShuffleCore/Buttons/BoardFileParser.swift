@@ -53,7 +53,7 @@ struct SectionReader {
 
     mutating func read(_ text: String) throws(BoardFileError) {
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in ConfigParser.lines(text) {
             lineNumber += 1
             let line = Self.stripComment(rawLine).trimmingSpaces()
             if line.isEmpty { continue }

@@ -8,7 +8,7 @@ public enum ButtonScript {
     {
         var edges: [ButtonEdge] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in ConfigParser.lines(text) {
             lineNumber += 1
             let line = SectionReader.stripComment(rawLine).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }

@@ -81,14 +81,18 @@ public enum Usage {
         case "run":
             return """
                 usage: shufflebox run [--config FILE] [--check-config] [--library-root DIR]... [--device PCM]
-                                      [--mixer CONTROL] [--state-dir DIR] [--socket PATH] [--board NAME] [--volume N]
-                                      [--max-volume N] [--volume-steps N] [--resume playing|paused]
-                                      [--log-level LEVEL] [--tcp HOST:PORT]
+                                      [--mixer CONTROL] [--state-dir DIR] [--socket PATH]
+                                      [--board NAME | --board-file FILE] [--volume N] [--max-volume N]
+                                      [--volume-steps N] [--resume playing|paused] [--log-level LEVEL]
+                                      [--tcp HOST:PORT]
 
                 The appliance: watches the library roots for USB sticks, plays the newest one,
                 answers buttons and the control socket. Flags win over the configuration file.
                   --config FILE    configuration (default /etc/shufflebox/shufflebox.conf)
-                  --check-config   validate the configuration and exit
+                  --check-config   validate the configuration (and the board, state folder and socket
+                                   it names) and exit: it passes exactly when run would start
+                  --board NAME     a board of board/ (rpi4, rpi4/one-button, ...); --board-file FILE for
+                                   a board file of your own
                 """
         case "status":
             return """

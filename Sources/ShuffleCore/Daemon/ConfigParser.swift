@@ -2,9 +2,15 @@
 public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
-        "library-root", "device", "mixer", "state-dir", "socket", "board", "volume", "max-volume", "volume-steps",
-        "resume", "log-level", "tcp",
+        "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
+        "volume-steps", "resume", "log-level", "tcp",
     ]
+
+    /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
+    /// make a CRLF file one long line 1) and a lone CR.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    }
 
     /// Parses `text` (the contents of `file`, named in errors) on top of `base`, then applies `overrides`.
     public static func parse(
@@ -14,7 +20,7 @@ public enum ConfigParser {
         var seen: [String: Int] = [:]
         var fileRoots: [String] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in lines(text) {
             lineNumber += 1
             let line = stripComment(rawLine)
             if line.isEmpty { continue }
@@ -24,6 +30,9 @@ public enum ConfigParser {
             }
             let key = trim(line[..<equals])
             let value = trim(line[line.index(after: equals)...])
+            if let message = controlCharacterProblem(key: key, value: value) {
+                throw ConfigError(file: file, line: lineNumber, message: message)
+            }
             guard keys.contains(key) else {
                 throw ConfigError(
                     file: file, line: lineNumber,
@@ -53,6 +62,17 @@ public enum ConfigParser {
         return try applyOverrides(overrides, to: config)
     }
 
+    /// The last line of `text` that sets `key` (what a later check of that value should point at), if any.
+    public static func line(settingKey key: String, in text: String) -> Int? {
+        var found: Int?
+        for (index, rawLine) in lines(text).enumerated() {
+            let line = stripComment(rawLine)
+            guard let equals = line.firstIndex(of: "="), trim(line[..<equals]) == key else { continue }
+            found = index + 1
+        }
+        return found
+    }
+
     /// Applies flags to `config`: repeated `--library-root` flags replace the file's roots.
     public static func applyOverrides(
         _ overrides: [ConfigOverride], to base: DaemonConfig
@@ -63,6 +83,9 @@ public enum ConfigParser {
             let where_ = "command line"
             guard keys.contains(override.key) else {
                 throw ConfigError(file: where_, line: nil, message: "unknown option --\(override.key)")
+            }
+            if let message = controlCharacterProblem(key: override.key, value: override.value) {
+                throw ConfigError(file: where_, line: nil, message: "--\(override.key): " + message)
             }
             if override.key == "library-root" {
                 try checkRoot(override.value) { message throws(ConfigError) in
@@ -105,10 +128,19 @@ public enum ConfigParser {
         case "state-dir": config.stateDirectory = try path(key, value)
         case "socket": config.socket = try path(key, value)
         case "board":
-            guard !value.isEmpty, !value.contains(" ") else {
-                throw ValueError(message: "'board' needs a board name (rpi-zero2w, rpi3, rpi4, rpi5, qemu) or a file")
+            guard isBoardName(value) else {
+                throw ValueError(
+                    message:
+                        "'board' needs a board name from board/ (rpi-zero2w, rpi3, rpi4, rpi5, qemu, or one with a "
+                        + "variant such as rpi4/one-button), not '\(clip(value))'; for a board file of your own "
+                        + "give 'board-file = /absolute/path'")
             }
             config.board = value
+        case "board-file":
+            guard value.hasPrefix("/") else {
+                throw ValueError(message: "'board-file' needs the absolute path of a board file, not '\(clip(value))'")
+            }
+            config.boardFile = value
         case "volume": config.volume = try integer(key, value, in: 0...1000)
         case "max-volume": config.maxVolume = try integer(key, value, in: 0...1000)
         case "volume-steps": config.volumeSteps = try integer(key, value, in: 1...1000)
@@ -162,9 +194,41 @@ public enum ConfigParser {
         }
     }
 
+    /// Whether `value` names a board of `board/`: one or two `/`-separated parts of letters, digits, `-`
+    /// and `_` (`rpi4`, `rpi4/one-button`), so that it can never reach outside the board folders.
+    public static func isBoardName(_ value: String) -> Bool {
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count) else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty
+                && part.utf8.allSatisfy { byte in
+                    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                }
+        }
+    }
+
+    /// What is wrong with a NUL or other control character in a key's value (C paths end at a NUL, so
+    /// `state-dir` would name another folder than the one checked), or nil.
+    private static func controlCharacterProblem(key: String, value: String) -> String? {
+        guard let bad = value.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
+        else { return nil }
+        let name = bad.value == 0 ? "a NUL byte" : "a control character (U+\(hex(bad.value)))"
+        return "'\(clip(key))' holds \(name); the value must be plain text"
+    }
+
+    /// Four upper-case hex digits.
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     private static func checkVolumes(
         _ config: DaemonConfig, fail: (String, String) throws(ConfigError) -> Never
     ) throws(ConfigError) {
+        if config.board != nil && config.boardFile != nil {
+            try fail("board-file", "give either 'board' (a name from board/) or 'board-file' (a path), not both")
+        }
         if config.maxVolume > config.volumeSteps {
             try fail(
                 "max-volume",

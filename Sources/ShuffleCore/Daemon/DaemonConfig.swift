@@ -16,8 +16,10 @@ public struct DaemonConfig: Equatable, Sendable {
     public var stateDirectory: String?
     /// The control socket; nil means the daemon's default (`/run/shufflebox/socket` as root).
     public var socket: String?
-    /// The board whose buttons to read (a name from `board/`, or a board file path); nil means no buttons.
+    /// The board whose buttons to read: a name from `board/` (`rpi4`, `rpi4/one-button`); nil means none.
     public var board: String?
+    /// A board file given by its path instead of a name (`board-file`); nil means none.
+    public var boardFile: String?
     /// The volume at start-up, in steps: the loudest the box will be when it boots.
     public var volume: Int = 10
     /// The cap in steps that nothing can exceed.

@@ -90,13 +90,15 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var artists: Int
     /// Distinct albums.
     public var albums: Int
+    /// Something a person should know although the daemon plays on (a damaged database was replaced).
+    public var warning: String?
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
         state: DaemonState, track: SongInfo? = nil, positionMs: Int64 = 0, volume: Int = 0, maxVolume: Int = 0,
         volumeSteps: Int = 20, libraryRoot: String? = nil, tracks: Int = 0, indexing: Bool = false,
         queuePosition: Int? = nil, sampleRate: Int = 0, channels: Int = 0, uptimeSeconds: Int64 = 0,
-        artists: Int = 0, albums: Int = 0
+        artists: Int = 0, albums: Int = 0, warning: String? = nil
     ) {
         self.state = state
         self.track = track
@@ -113,6 +115,7 @@ public struct PlayerSnapshot: Equatable, Sendable {
         self.uptimeSeconds = uptimeSeconds
         self.artists = artists
         self.albums = albums
+        self.warning = warning
     }
 
     /// The `status --json` object.
@@ -125,7 +128,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
                 ])
             } ?? .null
         return .object([
-            ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)), ("track", trackValue),
+            ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)),
+            ("warning", JSONText.string(warning)), ("track", trackValue),
             ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
             (
                 "library",

@@ -52,7 +52,7 @@ public struct PathBytes: Hashable, Sendable, Comparable {
     public static func < (lhs: PathBytes, rhs: PathBytes) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 
     /// Length of the valid UTF-8 sequence starting at `index`, or 0 when the byte there starts none.
-    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let lead = bytes[index]
         let length: Int
         switch lead {

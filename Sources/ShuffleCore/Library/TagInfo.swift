@@ -62,13 +62,16 @@ public struct StreamInfo: Equatable, Hashable, Sendable {
     public var frames: Int64
     /// Duration in milliseconds (`frames * 1000 / sampleRate`, rounded down).
     public var durationMs: Int64 { sampleRate > 0 ? frames * 1000 / Int64(sampleRate) : 0 }
+    /// Whether `frames` is estimated from the start of a stream too long to walk in full at probe time.
+    public var isEstimate: Bool
 
     /// Creates stream information.
-    public init(codec: String, sampleRate: Int, channels: Int, frames: Int64) {
+    public init(codec: String, sampleRate: Int, channels: Int, frames: Int64, isEstimate: Bool = false) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channels = channels
         self.frames = frames
+        self.isEstimate = isEstimate
     }
 }
 

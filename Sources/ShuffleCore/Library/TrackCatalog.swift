@@ -55,6 +55,14 @@ public struct CatalogTrack: Equatable, Sendable {
         }
         return relativePath.display
     }
+
+    /// `displayName` escaped for a terminal (`TerminalText`): what `play` prints as each track starts.
+    public var terminalName: String {
+        if let artist = tags.artist, !artist.isEmpty, let title = tags.title, !title.isEmpty {
+            return "\(TerminalText.escape(artist)) - \(TerminalText.escape(title))"
+        }
+        return TerminalText.escape(relativePath)
+    }
 }
 
 /// Where the player is in one library: stored on every track change, pause and volume change,

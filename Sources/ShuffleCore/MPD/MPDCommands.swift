@@ -125,6 +125,7 @@ public enum MPDCommands {
         lines.append(("x-volume-steps", String(snapshot.volumeSteps)))
         lines.append(("x-max-volume", String(snapshot.maxVolume)))
         if let root = snapshot.libraryRoot { lines.append(("x-library-root", root)) }
+        if let warning = snapshot.warning { lines.append(("x-warning", warning)) }
         return format(lines)
     }
 

@@ -60,6 +60,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         }
         loop.watch(mounts.descriptor, events: Int16(POLLPRI)) { [unowned self] _ in self.mountTableChanged() }
         try startButtons()
+        library.onDatabaseReplaced { [loop] in loop.post { [weak self] in self?.databaseReplaced() } }
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
         log.notice(
@@ -71,8 +72,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// The board's buttons (config `board`), plus the scripted FIFO of `$SHUFFLEBOX_BUTTON_FIFO` (tests).
     private func startButtons() throws(DaemonError) {
-        guard let name = config.board else { return }
-        let board = try ButtonDriver.loadBoard(name)
+        guard let board = try ButtonDriver.loadBoard(config) else { return }
         var extra: [any ButtonSource] = []
         if let fifo = Environment.value("SHUFFLEBOX_BUTTON_FIFO"), !fifo.isEmpty {
             extra.append(try ScriptedButtonSource(path: fifo, board: board))
@@ -121,6 +121,17 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let change = mounts.refresh()
         for entry in change.gone { apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display))) }
         for entry in change.appeared {
+            mountSeenAt = .now
+            apply(machine.handle(.mounted(volume(for: entry))))
+        }
+    }
+
+    /// A damaged database was replaced by an empty one while running: every stick present is taken as
+    /// plugged in again, so it is indexed into the fresh database and plays as soon as a track is found.
+    private func databaseReplaced() {
+        let present = mounts.current
+        for entry in present { apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display))) }
+        for entry in present {
             mountSeenAt = .now
             apply(machine.handle(.mounted(volume(for: entry))))
         }
@@ -248,7 +259,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             indexing: active.map { machine.indexing.contains($0.id) } ?? false, queuePosition: now?.queuePosition,
             sampleRate: now?.sampleRate ?? 0, channels: now?.channels ?? 0,
             uptimeSeconds: Int64((TimerFD.now() - startedAt) / 1_000_000_000), artists: counts.artists,
-            albums: counts.albums)
+            albums: counts.albums, warning: library.warning)
     }
 
     func perform(_ action: PlayerAction) -> MPDError? {

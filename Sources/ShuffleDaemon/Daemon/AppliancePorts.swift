@@ -57,6 +57,10 @@ protocol ApplianceLibrary: AnyObject {
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
     /// Closes the database (after the player stopped).
     func close()
+    /// What went wrong with the library that a person should know (a damaged database was replaced).
+    var warning: String? { get }
+    /// Sets what runs (on any thread) after a damaged database was replaced by an empty one at run time.
+    func onDatabaseReplaced(_ handler: @escaping @Sendable () -> Void)
 }
 
 /// The player side: the audio thread and its shuffle. Calls come from the loop thread.

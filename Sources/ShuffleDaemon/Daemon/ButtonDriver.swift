@@ -89,14 +89,15 @@ final class ButtonDriver {
     }
 
     /// The board named in the configuration: a board name, or a path to a board file.
-    static func loadBoard(_ value: String) throws(DaemonError) -> BoardConfig {
+    static func loadBoard(_ config: DaemonConfig) throws(DaemonError) -> BoardConfig? {
         do {
-            if value.contains("/") && FileSystem.exists(value) {
-                return try BoardLocator.load(board: nil, config: value)
-            }
-            return try BoardLocator.load(board: value, config: nil)
+            if let file = config.boardFile { return try BoardLocator.load(board: nil, config: file) }
+            // A name only (ConfigParser checks it): never a path, so it cannot reach outside board/.
+            if let name = config.board { return try BoardLocator.load(board: name, config: nil) }
+            return nil
         } catch {
-            throw DaemonError("board '\(value)': \(error)")
+            throw DaemonError(
+                config.boardFile.map { "board file \($0): \(error)" } ?? "board '\(config.board ?? "")': \(error)")
         }
     }
 }

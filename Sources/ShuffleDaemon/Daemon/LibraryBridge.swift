@@ -15,18 +15,51 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     private let log: Log
     /// The cancellation flag of each stick's running index, by volume id.
     private let runs = Locked<[String: IndexCancellation]>([:])
+    /// The last replacement of a damaged database (for `status`), and who to tell of the next one.
+    private let damage = Locked<(warning: String?, handler: (@Sendable () -> Void)?)>((nil, nil))
 
-    /// Opens (creating) the database at `path`.
+    /// Opens (creating) the database at `path`; a damaged one is moved aside and replaced, now or whenever
+    /// SQLite later finds it damaged (the index is rebuilt from the sticks; resume points are lost).
     init(path: String, log: Log) throws(DaemonError) {
         self.path = path
         self.log = log
+        let runs = self.runs
+        let damage = self.damage
         // Not through `blocking`: a busy cooperative pool must not turn a quick file open into a timeout.
         do {
-            store = try LibraryStore.openSynchronously(path: path, create: true)
+            let (store, replacement) = try LibraryStore.openReplacingDamage(path: path) { replacement in
+                // On the store's queue, after the fresh database is in place.
+                log.warning(replacement.description)
+                runs.withLock { runs in
+                    for run in runs.values { run.cancel() }
+                    runs.removeAll()
+                }
+                let handler = damage.withLock { state in
+                    state.warning = replacement.description
+                    return state.handler
+                }
+                handler?()
+            }
+            self.store = store
+            if let replacement {
+                log.warning(replacement.description)
+                damage.withLock { $0.warning = replacement.description }
+            }
         } catch {
             throw DaemonError(
                 "cannot open the library database \(path): \(error); check the state directory is writable")
         }
+    }
+
+    var warning: String? {
+        let saving = store.saveHealth.failure.map { "cannot store the resume point (\($0)); retrying" }
+        let replaced = damage.withLock { $0.warning }
+        guard let saving else { return replaced }
+        return replaced.map { "\(saving); \($0)" } ?? saving
+    }
+
+    func onDatabaseReplaced(_ handler: @escaping @Sendable () -> Void) {
+        damage.withLock { $0.handler = handler }
     }
 
     func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?) {
@@ -62,6 +95,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         PThread.startDetached(name: "shufflebox-index") {
             let started = ContinuousClock.now
             defer { runs.withLock { if $0[key] === cancellation { $0[key] = nil } } }
+            let store = self.store
+            let generation = blocking { await store.generation } ?? 0
             do {
                 let database = try LibraryDatabase(path: path, create: true)
                 var announced = false
@@ -104,6 +139,12 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 }
             } catch {
                 guard !cancellation.isCancelled else { return }
+                if let error = error as? LibraryError, error.isDamagedDatabase,
+                    blocking({ await store.replaceDamaged(error, seenAt: generation) }) == true
+                {
+                    // The fresh database is in place; the loop indexes every stick again (`onDatabaseReplaced`).
+                    return
+                }
                 report(.failed("indexing \(volume.mountPoint) failed: \(error)"))
             }
         }

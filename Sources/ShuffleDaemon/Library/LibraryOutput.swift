@@ -27,13 +27,18 @@ enum LibraryOutput {
             ]))
     }
 
-    /// One line for a person: `artist - title  (path)`, or the reason for an unplayable file.
+    /// One line for a person: `artist - title  (path)`, or the reason for an unplayable file. Every part
+    /// comes from the stick, so each is escaped for the terminal (`TerminalText`): a name holding a newline
+    /// or ESC prints as `\x0A` or `\x1B`, a real backslash as `\\`, a byte that is not UTF-8 as `\xHH`.
     static func text(_ entry: LibraryEntry) -> String {
-        let path = entry.path.display
-        if entry.status != .ok { return "unplayable: \(entry.reason ?? "unknown reason")  (\(path))" }
-        let title = entry.tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryDatabase.fileTitle(entry.path)
+        let path = TerminalText.escape(entry.path)
+        if entry.status != .ok {
+            return "unplayable: \(TerminalText.escape(entry.reason ?? "unknown reason"))  (\(path))"
+        }
+        let title = TerminalText.escape(
+            entry.tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryDatabase.fileTitle(entry.path))
         guard let artist = entry.tags.artist, !artist.isEmpty else { return "\(title)  (\(path))" }
-        return "\(artist) - \(title)  (\(path))"
+        return "\(TerminalText.escape(artist)) - \(title)  (\(path))"
     }
 
     /// Writes `lines` to stdout in large chunks.

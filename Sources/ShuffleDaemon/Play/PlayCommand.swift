@@ -25,7 +25,7 @@ enum PlayCommand {
             device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track, _ in
-            Terminal.write(track.displayName + "\n")
+            Terminal.write(track.terminalName + "\n")
         }
         let keys = KeyboardInput(
             key: { key in

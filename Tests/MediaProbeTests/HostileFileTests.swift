@@ -1,0 +1,93 @@
+import Foundation
+import ShuffleCore
+import ShuffleTestSupport
+import Testing
+
+@testable import MediaProbe
+
+/// Sparse files that claim gigabyte tags: the probe reads what it chooses to, never what the file claims.
+@Suite struct HostileFileTests {
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory(prefix: "shufflebox-hostile") }
+
+    @Test(arguments: HostileFiles.all)
+    func aHugeClaimedLengthIsNeverAllocatedOrRead(_ hostile: HostileFiles.Case) throws {
+        let url = try hostile.write(in: folder.url)
+        let (outcome, reads) = MediaProbe.measuredProbe(path: PathBytes(url.path))
+        #expect(reads.largest <= ByteSource.maxRead, "one read of \(reads.largest) bytes")
+        #expect(reads.total <= 4 * ByteSource.maxRead, "\(reads.total) bytes read in all")
+        if hostile.isPlayable {
+            guard case .audio(_, let stream) = outcome else {
+                Issue.record("\(hostile.name): \(outcome)")
+                return
+            }
+            #expect(stream.frames == Int64(HostileFiles.framesPerFile * 1152))
+        } else {
+            guard case .unplayable = outcome else {
+                Issue.record("\(hostile.name): \(outcome)")
+                return
+            }
+        }
+    }
+
+    @Test func aFrameWalkOverAnEightGiBSparseStreamStopsAtItsBudgetWithAnEstimate() throws {
+        let url = try HostileFiles.eightGiBStream.write(in: folder.url)
+        let (outcome, reads) = MediaProbe.measuredProbe(path: PathBytes(url.path))
+        guard case .audio(_, let stream) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(stream.isEstimate)
+        #expect(stream.frames >= Int64(HostileFiles.framesPerFile * 1152))
+        #expect(reads.total <= MPEGStreamScanner.walkBudget + 2 * ByteSource.maxRead, "\(reads.total) bytes read")
+    }
+
+    @Test func aStreamWithinTheBudgetIsCountedExactly() throws {
+        let bytes = MP3Builder.frames(200)
+        guard case .audio(_, let stream) = MediaProbe.probe(bytes: bytes, fileName: "exact.mp3") else {
+            Issue.record("not audio")
+            return
+        }
+        #expect(!stream.isEstimate)
+        #expect(stream.frames == 200 * 1152)
+    }
+
+    @Test func anAPEItemClaimingTheWholeTagIsSkippedAndTheItemsBeforeItAreKept() throws {
+        let url = try HostileFiles.apeTagClaimingAGibibyteWithHeader.write(in: folder.url)
+        guard case .audio(let tags, _) = MediaProbe.probe(path: PathBytes(url.path)) else {
+            Issue.record("not audio")
+            return
+        }
+        #expect(tags.title == "Hostile APE")
+    }
+
+    @Test func aTextFrameAfterAnUnsynchronisedPictureBeyondTheFirstMiBEndsTheWalkButKeepsWhatCameBefore() {
+        let title = MP3Builder.text("Before", encoding: 0)
+        let picture = [UInt8](repeating: 0x41, count: 2 * ByteSource.maxRead)
+        let after = MP3Builder.text("After", encoding: 0)
+        let tag = MP3Builder.id3v2(
+            major: 3, [("TIT2", title), ("APIC", picture), ("TPE1", after)], flags: 0x80)
+        guard case .audio(let tags, _) = MediaProbe.probe(bytes: tag + MP3Builder.frames(6), fileName: "u.mp3") else {
+            Issue.record("not audio")
+            return
+        }
+        #expect(tags.title == "Before")
+        #expect(tags.artist == nil)
+    }
+
+    @Test func aTagOfTensOfThousandsOfEmptyFramesIsWalkedOnlySoFar() {
+        let empty = Array("TXXX".utf8) + [0, 0, 0, 0, 0, 0]
+        let frames = [UInt8](Array(repeating: empty, count: 50_000).joined())
+        let title = MP3Builder.id3v2(major: 3, [("TIT2", MP3Builder.text("Late", encoding: 0))])
+        let body = frames + title.dropFirst(10)
+        let tag = [0x49, 0x44, 0x33, 3, 0, 0] + MP3Builder.syncsafe(body.count) + body
+        guard case .audio(let tags, _) = MediaProbe.probe(bytes: tag + MP3Builder.frames(6), fileName: "Many.mp3")
+        else {
+            Issue.record("not audio")
+            return
+        }
+        // The title frame comes after the frame limit: not read, so the file name stands in.
+        #expect(tags.title == "Many")
+    }
+}
