@@ -83,7 +83,7 @@ public enum Usage {
                 usage: shufflebox run [--config FILE] [--check-config] [--library-root DIR]... [--device PCM]
                                       [--mixer CONTROL] [--state-dir DIR] [--socket PATH] [--board NAME] [--volume N]
                                       [--max-volume N] [--volume-steps N] [--resume playing|paused]
-                                      [--log-level LEVEL] [--tcp HOST:PORT]
+                                      [--log-level LEVEL] [--tcp HOST:PORT] [--led NAME|PATH|off]
 
                 The appliance: watches the library roots for USB sticks, plays the newest one,
                 answers buttons and the control socket. Flags win over the configuration file.

@@ -3,7 +3,7 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "volume", "max-volume", "volume-steps",
-        "resume", "log-level", "tcp",
+        "resume", "log-level", "tcp", "led",
     ]
 
     /// Parses `text` (the contents of `file`, named in errors) on top of `base`, then applies `overrides`.
@@ -109,6 +109,12 @@ public enum ConfigParser {
                 throw ValueError(message: "'board' needs a board name (rpi-zero2w, rpi3, rpi4, rpi5, qemu) or a file")
             }
             config.board = value
+        case "led":
+            guard LEDSettings.isValidName(value) else {
+                throw ValueError(
+                    message: "'led' needs an LED name under /sys/class/leds (ACT), a path to one, or off")
+            }
+            config.led = value
         case "volume": config.volume = try integer(key, value, in: 0...1000)
         case "max-volume": config.maxVolume = try integer(key, value, in: 0...1000)
         case "volume-steps": config.volumeSteps = try integer(key, value, in: 1...1000)

@@ -18,6 +18,9 @@ public struct DaemonConfig: Equatable, Sendable {
     public var socket: String?
     /// The board whose buttons to read (a name from `board/`, or a board file path); nil means no buttons.
     public var board: String?
+    /// The status light: an LED name under /sys/class/leds, a path to an LED-class folder, or `off`; nil
+    /// means the board's `[led]` (none without a board).
+    public var led: String?
     /// The volume at start-up, in steps: the loudest the box will be when it boots.
     public var volume: Int = 10
     /// The cap in steps that nothing can exceed.
