@@ -45,11 +45,13 @@ let package = Package(
         .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
         .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123", "LibPThread"], swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
+        // The status light: a kernel LED-class device (sysfs), blinking by the kernel's own triggers.
+        .target(name: "Indicator", dependencies: ["ShuffleCore"], swiftSettings: strict),
 
         // MARK: Composition root and executables
         .target(
             name: "ShuffleDaemon",
-            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "LibLinux", "LibPThread"],
+            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "Indicator", "LibLinux", "LibPThread"],
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
@@ -76,6 +78,7 @@ let package = Package(
         ),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport", "LibPThread"], swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",
             dependencies: ["ShuffleDaemon", "ShuffleTestSupport", "LibPThread"],
