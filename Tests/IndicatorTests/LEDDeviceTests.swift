@@ -76,6 +76,19 @@ import Testing
             ])
     }
 
+    /// The lock does not exist yet; its pattern does: a flash played once by the kernel.
+    @Test func theRefusedPressFlashIsWrittenToPlayOnce() throws {
+        let folder = try LEDClassFolder(in: directory.path)
+        let device = try LEDDevice.open(folder.path)
+        let flash = LightChoice.refusedPress(triggers: device.found.triggers)
+        for write in LEDPlan.writes(
+            for: flash.pattern, activeLow: false, maxBrightness: 255, currentTrigger: device.trigger)
+        {
+            try device.write(write)
+        }
+        #expect(folder.shown == "trigger=pattern repeat=1 pattern=0 100 0 0 255 250 255 0 0 100 0 0")
+    }
+
     @Test func theLedIsHandedBackWithItsOwnTrigger() throws {
         let folder = try LEDClassFolder(in: directory.path, triggers: "none [mmc0] timer pattern")
         let device = try LEDDevice.open(folder.path)
