@@ -26,6 +26,7 @@ let package = Package(
         cLibrary("CALSA", pkg: "alsa", apt: "libasound2-dev"),
         cLibrary("CMPG123", pkg: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CGPIOD", pkg: "libgpiod", apt: "libgpiod-dev"),
+        cLibrary("CEspeakNG", pkg: "espeak-ng", apt: "libespeak-ng-dev"),
         .systemLibrary(name: "CLinux"),  // signalfd, timerfd, eventfd: in libc, missing from Swift's Glibc module
 
         // MARK: Thin typed wrappers (know nothing of the domain)
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
+        // Speech synthesis in process (espeak-ng's global state behind one lock).
+        .target(name: "LibEspeakNG", dependencies: ["CEspeakNG", "LibPThread"], swiftSettings: strict),
         // A pthread mutex ThreadSanitizer can see (Synchronization.Mutex's futex hand-over it cannot).
         .target(name: "LibPThread", swiftSettings: strict),
 
@@ -65,7 +68,9 @@ let package = Package(
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
-            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "ShuffleTestSupport"],
+            dependencies: [
+                "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "ShuffleTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
