@@ -11,7 +11,8 @@ import Testing
 struct SpeechSynthesizerTests {
     /// The 16-bit samples of `espeak-ng -v VOICE --stdout TEXT` (a WAV file on stdout).
     static func reference(_ text: String, voice: String) throws -> [Int16] {
-        let result = try Run.program(try #require(ExternalTool.find("espeak-ng")), ["-v", voice, "--stdout", text])
+        let espeak = try #require(ExternalTool.find("espeak-ng"))
+        let result = try Run.program(espeak, ["-v", voice, "--stdout", text])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = [UInt8](result.stdoutData)
         // RIFF header, then chunks: find "data" and read what follows (espeak-ng streams it, so its size field
@@ -58,7 +59,8 @@ struct SpeechSynthesizerTests {
         #expect(same > 0.98, "correlation \(same)")
         // The comparison tells phrases apart: the same words in another order, or said twice, do not match.
         for other in ["Artist, by Title", "Title, by Artist. Title, by Artist", "Halo, by Beyoncé"] {
-            let different = SpeechComparison.correlation(ours, try Self.reference(other, voice: "en"))
+            let reference = try Self.reference(other, voice: "en")
+            let different = SpeechComparison.correlation(ours, reference)
             #expect(different < 0.75, "correlation with '\(other)': \(different)")
         }
     }
@@ -76,7 +78,8 @@ struct SpeechSynthesizerTests {
             #expect(score > 0.95, "\(segment): correlation \(score)")
             // In another voice the same text is other speech.
             let otherVoice = segment.voice == "en" ? "ru" : "en"
-            let wrong = SpeechComparison.correlation(ours, try Self.reference(segment.text, voice: otherVoice))
+            let elsewhere = try Self.reference(segment.text, voice: otherVoice)
+            let wrong = SpeechComparison.correlation(ours, elsewhere)
             #expect(wrong < score, "\(segment) against \(otherVoice): \(wrong)")
         }
     }

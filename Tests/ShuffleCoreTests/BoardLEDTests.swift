@@ -43,7 +43,8 @@ import Testing
     /// the Pi's green activity LED; the qemu board on the LED its image test creates.
     @Test func everyBoardFileNamesItsLed() throws {
         for path in BoardFileParserTests.boardFiles {
-            let board = try BoardFileParser.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let board = try BoardFileParser.parse(text, file: path)
             let led = try #require(board.led, "\(path) has no [led]")
             if path.contains("/qemu/") {
                 #expect(led.settings.names == ["shufflebox"], "\(path)")
