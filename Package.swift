@@ -26,6 +26,7 @@ let package = Package(
         cLibrary("CALSA", pkg: "alsa", apt: "libasound2-dev"),
         cLibrary("CMPG123", pkg: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CGPIOD", pkg: "libgpiod", apt: "libgpiod-dev"),
+        cLibrary("CEspeakNG", pkg: "espeak-ng", apt: "libespeak-ng-dev"),
         .systemLibrary(name: "CLinux"),  // signalfd, timerfd, eventfd: in libc, missing from Swift's Glibc module
 
         // MARK: Thin typed wrappers (know nothing of the domain)
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
+        // Speech synthesis in process (espeak-ng's global state behind one lock).
+        .target(name: "LibEspeakNG", dependencies: ["CEspeakNG", "LibPThread"], swiftSettings: strict),
         // A pthread mutex ThreadSanitizer can see (Synchronization.Mutex's futex hand-over it cannot).
         .target(name: "LibPThread", swiftSettings: strict),
 
@@ -45,11 +48,13 @@ let package = Package(
         .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
         .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123", "LibPThread"], swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
+        // The status light: a kernel LED-class device (sysfs), blinking by the kernel's own triggers.
+        .target(name: "Indicator", dependencies: ["ShuffleCore"], swiftSettings: strict),
 
         // MARK: Composition root and executables
         .target(
             name: "ShuffleDaemon",
-            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "LibLinux", "LibPThread"],
+            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "Indicator", "LibLinux", "LibPThread"],
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
@@ -63,7 +68,9 @@ let package = Package(
         .testTarget(name: "ShuffleCoreTests", dependencies: ["ShuffleCore", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LibTests",
-            dependencies: ["LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "ShuffleTestSupport"],
+            dependencies: [
+                "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "ShuffleTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -76,6 +83,7 @@ let package = Package(
         ),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport", "LibPThread"], swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",
             dependencies: ["ShuffleDaemon", "ShuffleTestSupport", "LibPThread"],

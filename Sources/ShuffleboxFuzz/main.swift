@@ -8,7 +8,8 @@
 //                    point far past the bytes given, and scripts/fuzz caps memory, so a reader that
 //                    believes a length and allocates it is found
 //   text             the bytes are text a person or a client wrote: the board, configuration, button
-//                    script, mountinfo, MPD request and command-line parsers, and the FTS query builder
+//                    script, mountinfo, MPD request and command-line parsers, the FTS query builder, the
+//                    voice choice for tag text and the LED-class trigger list
 import MediaProbe
 import MusicLibrary
 import ShuffleCore
@@ -63,5 +64,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     _ = try? Command.parse(text.split(separator: " ").map(String.init))
     _ = SearchQuery.matchExpression(for: text)
+    _ = VoiceChoice.nowPlaying(title: text, artist: text, fileName: text)
+    _ = LEDDescription(triggerList: text, maxBrightness: text, brightness: text)
     return 0
 }

@@ -40,11 +40,15 @@ import Testing
         // Plugged first, then a daemon with mounts of its own: the tests running beside this one mount and
         // unmount sticks, and each change of the mount table would rightly wake the daemon's loop.
         try daemon.plug(library)
-        try daemon.start(device: "paced", environment: sink.environment, privateMounts: true)
+        // The status light blinks while paused, by the kernel's timer trigger: nothing in the daemon wakes for it.
+        let led = try LEDClassFolder(in: daemon.directory.path)
+        try daemon.start(
+            device: "paced", arguments: ["--led", led.path], environment: sink.environment, privateMounts: true)
         // Long enough for the periodic resume-point save (every 2 s while playing) to have run.
         #expect(daemon.waitForPosition(over: 2_500), "\(daemon.log)")
         _ = try daemon.mpc(["pause"])
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
+        #expect(DaemonHarness.wait(seconds: 5) { led.shown == "trigger=timer delay_on=1000 delay_off=1000" })
         // One-off settling: a cancelled save timer fires once, and idle libdispatch workers exit after ~5 s.
         Thread.sleep(forTimeInterval: 7)
         let pid = daemon.process.processIdentifier

@@ -45,6 +45,7 @@ struct BoardAssembler {
         for section in sections where section.kind == "chord" {
             config.chords.append(try chord(section, config: config))
         }
+        config.led = try led()
         return config
     }
 

@@ -22,11 +22,13 @@ public struct BoardConfig: Equatable, Sendable {
     public var buttons: [ButtonSettings]
     /// The chords.
     public var chords: [ChordSettings]
+    /// The status light, if the board names one (`[led]`).
+    public var led: BoardLED?
 
     /// Creates a board.
     public init(
         name: String, description: String = "", source: ButtonSourceKind = .gpio, chip: String? = nil,
-        inputDevice: String? = nil, buttons: [ButtonSettings], chords: [ChordSettings] = []
+        inputDevice: String? = nil, buttons: [ButtonSettings], chords: [ChordSettings] = [], led: BoardLED? = nil
     ) {
         self.name = name
         self.description = description
@@ -35,6 +37,7 @@ public struct BoardConfig: Equatable, Sendable {
         self.inputDevice = inputDevice
         self.buttons = buttons
         self.chords = chords
+        self.led = led
     }
 
     /// The settings of `button`, if the board has it.

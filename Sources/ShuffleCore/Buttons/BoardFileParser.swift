@@ -14,6 +14,9 @@
 /// buttons = volume-up volume-down
 /// hold = 2s
 /// action = lock
+///
+/// [led]
+/// name = ACT led0
 /// ```
 ///
 /// `#` starts a comment (at the start of a line, or after a space). Settings under `[board]` that
@@ -84,14 +87,15 @@ struct SectionReader {
         guard line.hasSuffix("]") else { throw error(lineNumber, "a section header must end with ']'") }
         let words = line.dropFirst().dropLast().split(separator: " ").map(String.init)
         guard let kind = words.first?.lowercased(), words.count <= 2 else {
-            throw error(lineNumber, "expected [board], [button NAME] or [chord NAME], found '\(line)'")
+            throw error(lineNumber, "expected [board], [button NAME], [chord NAME] or [led], found '\(line)'")
         }
         let section = Section(kind: kind, name: words.count == 2 ? words[1] : nil, line: lineNumber)
         switch (kind, section.name) {
-        case ("board", nil), ("button", _?), ("chord", _?): break
+        case ("board", nil), ("led", nil), ("button", _?), ("chord", _?): break
         case ("button", nil), ("chord", nil): throw error(lineNumber, "[\(kind)] needs a name: [\(kind) NAME]")
         default:
-            throw error(lineNumber, "unknown section '\(line)' (sections are [board], [button NAME], [chord NAME])")
+            throw error(
+                lineNumber, "unknown section '\(line)' (sections are [board], [button NAME], [chord NAME], [led])")
         }
         if let earlier = sections.first(where: { $0.kind == kind && $0.name == section.name }) {
             throw error(lineNumber, "\(section.title) appears twice (first on line \(earlier.line))")

@@ -84,7 +84,7 @@ public enum Usage {
                                       [--mixer CONTROL] [--state-dir DIR] [--socket PATH]
                                       [--board NAME | --board-file FILE] [--volume N] [--max-volume N]
                                       [--volume-steps N] [--resume playing|paused] [--log-level LEVEL]
-                                      [--tcp HOST:PORT]
+                                      [--tcp HOST:PORT] [--led NAME|PATH|off]
 
                 The appliance: watches the library roots for USB sticks, plays the newest one,
                 answers buttons and the control socket. Flags win over the configuration file.

@@ -3,7 +3,7 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp",
+        "volume-steps", "resume", "log-level", "tcp", "led",
     ]
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -141,6 +141,12 @@ public enum ConfigParser {
                 throw ValueError(message: "'board-file' needs the absolute path of a board file, not '\(clip(value))'")
             }
             config.boardFile = value
+        case "led":
+            guard LEDSettings.isValidName(value) else {
+                throw ValueError(
+                    message: "'led' needs an LED name under /sys/class/leds (ACT), a path to one, or off")
+            }
+            config.led = value
         case "volume": config.volume = try integer(key, value, in: 0...1000)
         case "max-volume": config.maxVolume = try integer(key, value, in: 0...1000)
         case "volume-steps": config.volumeSteps = try integer(key, value, in: 1...1000)

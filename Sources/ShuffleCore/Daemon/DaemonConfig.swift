@@ -20,6 +20,9 @@ public struct DaemonConfig: Equatable, Sendable {
     public var board: String?
     /// A board file given by its path instead of a name (`board-file`); nil means none.
     public var boardFile: String?
+    /// The status light: an LED name under /sys/class/leds, a path to an LED-class folder, or `off`; nil
+    /// means the board's `[led]` (none without a board).
+    public var led: String?
     /// The volume at start-up, in steps: the loudest the box will be when it boots.
     public var volume: Int = 10
     /// The cap in steps that nothing can exceed.

@@ -23,6 +23,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private let notifier: SystemdNotifier?
     private var server: ControlServer?
     private var buttons: ButtonDriver?
+    private var light: StatusLight?
     private var log: Log
     private let startedAt = TimerFD.now()
     private var trackCount: [String: Int] = [:]
@@ -59,7 +60,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             for number in self.signals.take() { self.received(signal: number) }
         }
         loop.watch(mounts.descriptor, events: Int16(POLLPRI)) { [unowned self] _ in self.mountTableChanged() }
-        try startButtons()
+        let board = try ButtonDriver.loadBoard(config)
+        try startButtons(board)
+        light = StatusLight.open(configured: config.led, board: board, loop: loop, log: log.labelled("light"))
         library.onDatabaseReplaced { [loop] in loop.post { [weak self] in self?.databaseReplaced() } }
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
@@ -71,8 +74,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     }
 
     /// The board's buttons (config `board`), plus the scripted FIFO of `$SHUFFLEBOX_BUTTON_FIFO` (tests).
-    private func startButtons() throws(DaemonError) {
-        guard let board = try ButtonDriver.loadBoard(config) else { return }
+    private func startButtons(_ board: BoardConfig?) throws(DaemonError) {
+        guard let board else { return }
         var extra: [any ButtonSource] = []
         if let fifo = Environment.value("SHUFFLEBOX_BUTTON_FIFO"), !fifo.isEmpty {
             extra.append(try ScriptedButtonSource(path: fifo, board: board))
@@ -93,6 +96,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             notifier?.send("STOPPING=1")
             let started = ContinuousClock.now
             apply(machine.handle(.shutdown))
+            light?.retire()
             server?.shutdown()
             library.close()
             stopping = true
@@ -212,6 +216,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             }
         }
         schedulePeriodicSave()
+        light?.show(machine.state)
         notifier?.send("STATUS=\(statusLine())")
     }
 

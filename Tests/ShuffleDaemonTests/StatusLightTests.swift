@@ -1,0 +1,113 @@
+import Foundation
+import ShuffleTestSupport
+import Testing
+
+/// The status light driven by the real daemon, against a folder laid out like an LED-class device (the
+/// hardware edge): the trigger, brightness and delays each state leaves there, the board file naming the LED
+/// and its polarity, the LED handed back on exit, and a missing or read-only LED said once.
+@Suite(.serialized, .enabled(if: DaemonHarness.canMount && TestLibrary.isAvailable, "needs root (mount) and lame"))
+struct StatusLightTests {
+    static let noLibrary = "trigger=pattern repeat=-1 pattern=255 150 255 0 0 250 0 0 255 150 255 0 0 1450 0 0"
+    static let playing = "trigger=none brightness=255"
+    static let paused = "trigger=timer delay_on=1000 delay_off=1000"
+    static let error =
+        "trigger=pattern repeat=-1 pattern=255 150 255 0 0 250 0 0 255 150 255 0 0 250 0 0 255 150 255 0 0 1050 0 0"
+
+    /// Waits until the folder shows `expected`.
+    static func waitFor(_ expected: String, on led: LEDClassFolder, _ daemon: DaemonHarness) -> Bool {
+        DaemonHarness.wait(seconds: 10) { led.shown == expected }
+    }
+
+    @Test func everyStateOfTheDaemonShowsOnTheLed() throws {
+        let library = try DaemonHarness.library(tracks: 3, seconds: 20)
+        let daemon = try DaemonHarness()
+        let led = try LEDClassFolder(
+            in: daemon.directory.path, triggers: "none [mmc0] timer oneshot heartbeat pattern", brightness: 0)
+        try daemon.start(arguments: ["--led", led.path])
+        #expect(Self.waitFor(Self.noLibrary, on: led, daemon), "\(led.shown)\n\(daemon.log)")
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        #expect(Self.waitFor(Self.playing, on: led, daemon), "\(led.shown)")
+        _ = try daemon.mpc(["pause"])
+        #expect(Self.waitFor(Self.paused, on: led, daemon), "\(led.shown)")
+        _ = try daemon.mpc(["play"])
+        #expect(Self.waitFor(Self.playing, on: led, daemon), "\(led.shown)")
+        #expect(daemon.stop() == 0)
+        // Handed back with the trigger it had (the Pi's ACT LED goes back to showing SD card activity).
+        #expect(led.value("trigger") == "mmc0")
+        // Indexing lasts only until the first playable track; the daemon's log has the writes it made then.
+        #expect(
+            daemon.log.contains("[light] light: indexing")
+                && daemon.log.contains("[light] light: trigger=timer delay_on=100 delay_off=100"), "\(daemon.log)")
+        #expect(daemon.log.contains("status light \(led.path): timer yes, pattern yes"))
+    }
+
+    @Test func aBrokenSoundDeviceShowsAsTheErrorPattern() throws {
+        let library = try DaemonHarness.library(tracks: 3, seconds: 10)
+        let daemon = try DaemonHarness()
+        let led = try LEDClassFolder(in: daemon.directory.path)
+        try daemon.start(device: "nosuchdevice", arguments: ["--led", led.path])
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "error" }, "\(daemon.log)")
+        #expect(Self.waitFor(Self.error, on: led, daemon), "\(led.shown)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func theBoardFileNamesTheLedAndItsPolarity() throws {
+        let daemon = try DaemonHarness()
+        let led = try LEDClassFolder(in: daemon.directory.path, triggers: "[none] timer", maxBrightness: 1)
+        let board = daemon.directory.appending("board.conf")
+        let text = """
+            [board]
+            chip = no-such-chip
+            [button play]
+            gpio = 1
+            click = play-pause
+            [led]
+            name = \(daemon.directory.path)/missing \(led.path)   # the first that exists
+            active-low = yes
+            """
+        try text.write(to: board, atomically: true, encoding: .utf8)
+        try daemon.start(arguments: ["--board-file", board.path])
+        // No library, no pattern trigger: one short blink every 2 s, written inverted.
+        #expect(
+            Self.waitFor("trigger=timer delay_on=1850 delay_off=150", on: led, daemon), "\(led.shown)\n\(daemon.log)")
+        #expect(daemon.log.contains("status light \(led.path) (active-low): timer yes, pattern no"), "\(daemon.log)")
+        #expect(daemon.stop() == 0)
+        #expect(led.shown == "trigger=none brightness=0")
+    }
+
+    @Test func withoutTheLedTheDaemonSaysSoOnceAndPlays() throws {
+        let library = try DaemonHarness.library(tracks: 3, seconds: 10)
+        let daemon = try DaemonHarness()
+        let missing = daemon.directory.appending("leds/none").path
+        try daemon.start(arguments: ["--led", missing])
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        _ = try daemon.mpc(["pause"])
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
+        #expect(daemon.stop() == 0)
+        #expect(daemon.log.components(separatedBy: "no status light: no LED at \(missing)").count == 2, "\(daemon.log)")
+    }
+
+    @Test func withoutWriteAccessTheDaemonSaysSoOnceAndPlays() throws {
+        let library = try DaemonHarness.library(tracks: 3, seconds: 10)
+        let daemon = try DaemonHarness()
+        let led = try LEDClassFolder(in: daemon.directory.path)
+        // A read-only /sys, as systemd's ProtectKernelTunables makes it: every write fails with EROFS.
+        try DaemonHarness.shell("mount", ["--bind", "-o", "ro", led.path, led.path])
+        defer { _ = try? DaemonHarness.shell("umount", [led.path]) }
+        try daemon.start(arguments: ["--led", led.path])
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        _ = try daemon.mpc(["pause"])
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
+        #expect(daemon.stop() == 0)
+        let complaints = daemon.log.components(separatedBy: "carrying on without it").count - 1
+        #expect(complaints == 1, "\(daemon.log)")
+        #expect(
+            daemon.log.contains("status light: cannot write \(led.path)/")
+                || daemon.log.contains("status light: cannot open \(led.path)/"))
+        #expect(led.value("trigger").hasPrefix("[none]"))
+    }
+}
