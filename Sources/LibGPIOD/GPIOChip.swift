@@ -27,12 +27,17 @@ public final class GPIOChip {
             throw error
         }
         self.raw = raw
-        self.name = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        self.label = String(decoding: label.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.name = GPIOChip.text(name)
+        self.label = GPIOChip.text(label)
         self.lineCount = Int(lines)
     }
 
     deinit { gpiod_chip_close(raw) }
+
+    /// The text of a NUL-terminated buffer the shim filled.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Opens the chip at `path` ("/dev/gpiochip0"). Wraps `gpiod_chip_open`.
     public static func open(path: String) throws(GPIOError) -> GPIOChip {
@@ -95,9 +100,10 @@ public final class GPIOChip {
             if error.isBusy {
                 var user = [CChar](repeating: 0, count: 64)
                 shim_gpiod_line_consumer(raw, UInt32(offset), &user, user.count)
-                let name = String(decoding: user.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let name = GPIOChip.text(user)
                 if !name.isEmpty {
-                    throw GPIOError(function: error.function, code: error.code, context: "\(context), used by '\(name)'")
+                    throw GPIOError(
+                        function: error.function, code: error.code, context: "\(context), used by '\(name)'")
                 }
             }
             throw error
