@@ -69,9 +69,11 @@ public enum HostileFiles {
         let header = apeBlock(size: claimed, items: 3, isHeader: true, hasHeader: true)
         let title = Array("Hostile APE".utf8)
         // One text item, then a binary "cover" claiming nearly the whole tag: skipped, never read.
-        let items =
-            le32(UInt32(title.count)) + le32(0) + Array("Title".utf8) + [0] + title
-            + le32(UInt32(claimed - 200)) + le32(2) + Array("Cover Art (Front)".utf8) + [0]
+        let pieces: [[UInt8]] = [
+            le32(UInt32(title.count)), le32(0), Array("Title".utf8), [0], title,
+            le32(UInt32(claimed - 200)), le32(2), Array("Cover Art (Front)".utf8), [0],
+        ]
+        let items = Array(pieces.joined())
         let footer = apeBlock(size: claimed, items: 3, isHeader: false, hasHeader: true)
         return Case(
             name: "ape-1gib-header.mp3", isPlayable: true,
@@ -152,7 +154,8 @@ public enum HostileFiles {
 
     /// A 10-byte ID3v2 header.
     static func id3Header(major: UInt8, flags: UInt8, bodySize: Int) -> [UInt8] {
-        [0x49, 0x44, 0x33, major, 0, flags] + (0..<4).map { UInt8((bodySize >> (21 - 7 * $0)) & 0x7F) }
+        let size: [UInt8] = (0..<4).map { UInt8((bodySize >> (21 - 7 * $0)) & 0x7F) }
+        return [0x49, 0x44, 0x33, major, 0, flags] + size
     }
 
     /// An APEv2 header or footer block.

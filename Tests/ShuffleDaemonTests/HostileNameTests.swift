@@ -15,8 +15,9 @@ import Testing
             [0x62, 0x61, 0x63, 0x6B, 0xFF, 0x73, 0x6C, 0x61, 0x73, 0x68] + Array(".mp3".utf8),
         ]
         for name in names {
-            let path =
-                stick.path.utf8CString.dropLast() + [CChar(bitPattern: 0x2F)] + name.map { CChar(bitPattern: $0) } + [0]
+            let folder: [CChar] = Array(stick.path.utf8CString.dropLast())
+            let file: [CChar] = name.map { CChar(bitPattern: $0) }
+            let path: [CChar] = folder + [CChar(bitPattern: 0x2F)] + file + [0]
             let fd = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
             #expect(fd >= 0)
             _ = audio.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
