@@ -82,6 +82,17 @@ public actor PlaybackEngine {
     /// The resume point as it stands (for status and tests).
     public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
 
+    /// Whether the audio thread holds its output paused, as it last said (nil before it runs): for tests
+    /// that check it agrees with `currentState().paused`.
+    public func outputPaused() -> Bool? { audio?.heard.paused }
+
+    /// Returns once every input sent before it (`send`, `libraryChanged`) has been handled.
+    public nonisolated func settled() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            if case .terminated = continuation.yield(.barrier(done)) { done.resume() }
+        }
+    }
+
     // MARK: - Running
 
     /// Plays until `--once` completes its cycle (returns `.cycleComplete`) or `quit()` (returns nil).
@@ -144,22 +155,30 @@ public actor PlaybackEngine {
                 if let id = machine?.order.current { duration = await load(id)?.stream.durationMs ?? 0 }
                 event = .seek(positionMs: currentPositionMs(), byMs: delta, durationMs: duration)
             }
+            if case .seekTo(let target, _) = event {
+                var duration: Int64 = 0
+                if let id = machine?.order.current { duration = await load(id)?.stream.durationMs ?? 0 }
+                event = .seekTo(positionMs: target, durationMs: duration)
+            }
             let cut: Bool
             switch event {
-            case .next, .previous, .seek: cut = true
+            case .next, .previous, .seek, .seekTo: cut = true
             default: cut = false
             }
             let cursorBefore = machine?.order.cursor
             await apply(event, cut: cut, at: at)
             // A seek within the track restarts its audio but is not a new track: no second line for it.
-            if case .seek = event, machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
+            switch event {
+            case .seek, .seekTo: if machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
+            default: break
+            }
         case .audio(let event):
             return await handle(event)
         case .saveTick(let generation):
             if generation == saveGeneration && ending == nil { await save() }
         case .retryDevice(let token):
             guard token == currentToken, ending == nil, let machine, let track = machine.order.current else { break }
-            await start(track, positionMs: retryPositionMs, cut: true, at: .now)
+            await start(track, positionMs: retryPositionMs, paused: machine.paused, cut: true, at: .now)
         case .rescanned:
             guard ending == nil else { break }
             do {
@@ -172,6 +191,8 @@ public actor PlaybackEngine {
             guard ending == nil else { break }
             await save()
             finish(.success(nil), drain: false)
+        case .barrier(let done):
+            done.resume()
         }
         return false
     }
@@ -197,9 +218,10 @@ public actor PlaybackEngine {
             currentToken = token
             startPositionMs = 0
             await apply(.trackEnded(continued: true), cut: false, at: .now)
-            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current
+            if let playing = tokenTracks[token], let machine, playing != machine.order.current,
+                let wanted = machine.order.current
             {
-                await start(wanted, positionMs: 0, cut: true, at: .now)
+                await start(wanted, positionMs: 0, paused: machine.paused, cut: true, at: .now)
             }
         case .ended(let token):
             guard token == currentToken, ending == nil else { break }
@@ -274,8 +296,8 @@ public actor PlaybackEngine {
                 // moved to: after a rescan changed the order, the audio thread may have gone on with the
                 // track queued before, and then the machine's track is started (and announced) instead.
                 if !starts, tokenTracks[currentToken] == id, let track = loaded[id] { announce(track, .now) }
-            case .start(let id, let positionMs):
-                await start(id, positionMs: positionMs, cut: cut, at: at)
+            case .start(let id, let positionMs, let paused):
+                await start(id, positionMs: positionMs, paused: paused, cut: cut, at: at)
             case .queue(let id):
                 if let id, let track = await load(id) {
                     lastToken += 1
@@ -313,7 +335,7 @@ public actor PlaybackEngine {
         }
     }
 
-    private func start(_ id: TrackID, positionMs: Int64, cut: Bool, at: ContinuousClock.Instant) async {
+    private func start(_ id: TrackID, positionMs: Int64, paused: Bool, cut: Bool, at: ContinuousClock.Instant) async {
         guard let track = await load(id) else {
             // Gone from the library since the order was made (a rescan removed it): on to the next one.
             await apply(.trackFailed(id, reason: "no longer in the library"), cut: cut, at: at, markUnplayable: false)
@@ -330,8 +352,10 @@ public actor PlaybackEngine {
         pendingAnnouncement = currentToken
         log.log(.trace, "start \(currentToken): track \(id) at \(positionMs) ms")
         audio?.post(
-            .start(token: currentToken, path: track.path.bytes, positionMs: positionMs, cut: cut, requestedAt: at))
-        if machine?.paused == false { startSaveTimer() }
+            .start(
+                token: currentToken, path: track.path.bytes, positionMs: positionMs, paused: paused, cut: cut,
+                requestedAt: at))
+        if paused { stopSaveTimer() } else { startSaveTimer() }
     }
 
     private func finish(_ result: Result<PlayerFinish?, PlaybackError>, drain: Bool) {

@@ -94,6 +94,10 @@ public struct DaemonMachine: Sendable {
         case next
         /// Previous track or restart.
         case previous
+        /// Move within the current track by this much.
+        case seek(byMs: Int64)
+        /// Move to this position in the current track.
+        case seekTo(ms: Int64)
         /// Set the output volume in steps.
         case setVolume(Int)
         /// Write the resume point of the playing stick now.
@@ -267,10 +271,22 @@ public struct DaemonMachine: Sendable {
             guard let active, playable.contains(active.id), deviceError == nil else { return [.notify([.player])] }
             _ = active
             return [wantPaused ? .pause : .resume, .saveResumePoint, .notify([.player])]
+        case .seek(let delta):
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            return [.seek(byMs: delta), .notify([.player])]
+        case .seekTo(let target):
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            return [.seekTo(ms: max(0, target)), .notify([.player])]
         case .next, .previous:
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
-            return [action == .next ? .next : .previous]
+            // Asking for a track is asking to hear it: the player plays on `next` and `previous` by the
+            // same rule (`PlayerMachine`), so both say playing afterwards.
+            let wasPaused = paused
+            paused = false
+            return [action == .next ? .next : .previous] + (wasPaused ? [.notify([.player])] : [])
         }
     }
 

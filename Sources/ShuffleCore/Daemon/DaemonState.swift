@@ -92,13 +92,19 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var albums: Int
     /// Something a person should know although the daemon plays on (a damaged database was replaced).
     public var warning: String?
+    /// Whether the player's machine holds it paused, and whether the audio thread holds its output paused
+    /// (nil when not playing or not known): both must agree with `state` (tests check they do).
+    public var playerPaused: Bool?
+    /// See `playerPaused`.
+    public var outputPaused: Bool?
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
         state: DaemonState, track: SongInfo? = nil, positionMs: Int64 = 0, volume: Int = 0, maxVolume: Int = 0,
         volumeSteps: Int = 20, libraryRoot: String? = nil, tracks: Int = 0, indexing: Bool = false,
         queuePosition: Int? = nil, sampleRate: Int = 0, channels: Int = 0, uptimeSeconds: Int64 = 0,
-        artists: Int = 0, albums: Int = 0, warning: String? = nil
+        artists: Int = 0, albums: Int = 0, warning: String? = nil, playerPaused: Bool? = nil,
+        outputPaused: Bool? = nil
     ) {
         self.state = state
         self.track = track
@@ -116,6 +122,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
         self.artists = artists
         self.albums = albums
         self.warning = warning
+        self.playerPaused = playerPaused
+        self.outputPaused = outputPaused
     }
 
     /// The `status --json` object.

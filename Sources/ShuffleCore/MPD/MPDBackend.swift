@@ -14,6 +14,10 @@ public enum PlayerAction: Equatable, Sendable {
     case setVolume(Int)
     /// Change the volume by steps (the cap holds).
     case changeVolume(Int)
+    /// Move within the current track by this much (negative: back); play or pause stays as it is.
+    case seek(byMs: Int64)
+    /// Move to this position in the current track; play or pause stays as it is.
+    case seekTo(ms: Int64)
 }
 
 /// A field a search may name.

@@ -4,6 +4,8 @@ public enum MPDCommands {
     public static let supported: [String] = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
         "find", "idle", "next", "noidle", "notcommands", "pause", "ping", "play", "playid", "previous", "search",
+        "seek",
+        "seekcur", "seekid",
         "setvol", "shufflebox_setstep", "shufflebox_volumestep", "stats", "status", "stop", "tagtypes", "volume",
     ]
 
@@ -80,6 +82,26 @@ public enum MPDCommands {
             let action: PlayerAction =
                 request.name == "shufflebox_setstep" ? .setVolume(number) : .changeVolume(number)
             return try perform(action, request, &backend)
+        case "seekcur":
+            try count(request, 1...1)
+            let text = arguments[0]
+            let milliseconds = try Self.milliseconds(text)
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                return try perform(.seek(byMs: milliseconds), request, &backend)
+            }
+            return try perform(.seekTo(ms: milliseconds), request, &backend)
+        case "seek", "seekid":
+            try count(request, 2...2)
+            let snapshot = backend.snapshot()
+            guard let wanted = Int64(arguments[0]), wanted >= 0 else {
+                throw MPDError(.argument, "Integer expected: \(arguments[0])")
+            }
+            let milliseconds = try Self.milliseconds(arguments[1])
+            let current = request.name == "seek" ? snapshot.queuePosition.map(Int64.init) : snapshot.track?.id
+            guard let current, current == wanted, snapshot.track != nil else {
+                throw MPDError(.noExist, "only the current song can be seeked in this shuffle player")
+            }
+            return try perform(.seekTo(ms: max(0, milliseconds)), request, &backend)
         case "search", "find":
             let constraints = try searchConstraints(request)
             let exact = request.name == "find"
@@ -126,6 +148,8 @@ public enum MPDCommands {
         lines.append(("x-max-volume", String(snapshot.maxVolume)))
         if let root = snapshot.libraryRoot { lines.append(("x-library-root", root)) }
         if let warning = snapshot.warning { lines.append(("x-warning", warning)) }
+        if let paused = snapshot.playerPaused { lines.append(("x-player-paused", paused ? "1" : "0")) }
+        if let paused = snapshot.outputPaused { lines.append(("x-output-paused", paused ? "1" : "0")) }
         return format(lines)
     }
 
@@ -159,6 +183,14 @@ public enum MPDCommands {
                 ? String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) : value
             return "\(key): \(flat)\n"
         }.joined()
+    }
+
+    /// Seconds as MPD sends them (`12`, `12.5`, `+5`, `-2.25`) in milliseconds.
+    static func milliseconds(_ text: String) throws(MPDError) -> Int64 {
+        guard let value = Double(text), value.isFinite, abs(value) < 1e9 else {
+            throw MPDError(.argument, "Number expected: \(text)")
+        }
+        return Int64((value * 1000).rounded())
     }
 
     private static func seconds(_ milliseconds: Int64) -> String {

@@ -209,6 +209,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             case .resume: player.resume()
             case .next: player.next()
             case .previous: player.previous()
+            case .seek(let delta): player.seek(by: delta)
+            case .seekTo(let target): player.seek(to: target)
             case .setVolume(let level): player.setLevel(level)
             case .saveResumePoint: player.saveResumePoint()
             case .notify(let subsystems): server?.notify(subsystems)
@@ -264,7 +266,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             indexing: active.map { machine.indexing.contains($0.id) } ?? false, queuePosition: now?.queuePosition,
             sampleRate: now?.sampleRate ?? 0, channels: now?.channels ?? 0,
             uptimeSeconds: Int64((TimerFD.now() - startedAt) / 1_000_000_000), artists: counts.artists,
-            albums: counts.albums, warning: library.warning)
+            albums: counts.albums, warning: library.warning, playerPaused: now?.playerPaused,
+            outputPaused: now?.outputPaused)
     }
 
     func perform(_ action: PlayerAction) -> MPDError? {
@@ -276,8 +279,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             switch before {
             case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")
             case .indexing:
-                return action == .next || action == .previous
-                    ? MPDError(.noExist, "still looking for the first playable track") : nil
+                switch action {
+                case .play, .pause, .toggle: return nil
+                default: return MPDError(.noExist, "still looking for the first playable track")
+                }
             case .error(let reason): return MPDError(.system, reason)
             default: return nil
             }
@@ -303,7 +308,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .seekForward, .seekBack:
             // Each hold repeat skips this far, so holding the button scans through the track.
             guard case .playing = machine.state else { return }
-            player.seek(by: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs)
+            _ = perform(.seek(byMs: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs))
         case .lock, .speak:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }

@@ -38,6 +38,10 @@ struct NowPlaying: Sendable, Equatable {
     var sampleRate: Int
     /// Channels.
     var channels: Int
+    /// Whether the player's own machine holds it paused.
+    var playerPaused: Bool
+    /// Whether the audio thread holds its output paused (nil: not known yet).
+    var outputPaused: Bool?
 }
 
 /// The library side the appliance drives: identities, indexing, search. Calls come from the loop thread
@@ -83,6 +87,8 @@ protocol AppliancePlayer: AnyObject {
     func previous()
     /// Seeks within the current track by `milliseconds` (negative: back).
     func seek(by milliseconds: Int64)
+    /// Seeks to `milliseconds` into the current track.
+    func seek(to milliseconds: Int64)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
     /// Writes the resume point now.

@@ -103,7 +103,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             }
             finished.signal()
         }
-        if paused { engine.send(.playPause) }
+        if paused { engine.send(.pause) }
         if rampIn { ramp(to: level, from: 0) }
     }
 
@@ -136,11 +136,14 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         announced.withLock { $0 = nil }
     }
 
-    func pause() { engine?.send(.playPause) }
-    func resume() { engine?.send(.playPause) }
+    // Explicit play and pause, never a toggle: a toggle that met a player already in the other state
+    // (after a skip, which plays) would invert play and pause for good.
+    func pause() { engine?.send(.pause) }
+    func resume() { engine?.send(.play) }
     func next() { engine?.send(.next) }
     func previous() { engine?.send(.previous(positionMs: 0)) }
     func seek(by milliseconds: Int64) { engine?.send(.seek(positionMs: 0, byMs: milliseconds, durationMs: 0)) }
+    func seek(to milliseconds: Int64) { engine?.send(.seekTo(positionMs: milliseconds, durationMs: 0)) }
 
     func setLevel(_ level: Int) {
         self.level = level
@@ -153,13 +156,16 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     func now() -> NowPlaying? {
         guard let engine, let track = announced.withLock({ $0 }) else { return nil }
-        guard let state = blocking(timeout: 0.3, { await engine.currentState() }) ?? nil else { return nil }
+        guard let (state, output) = blocking(timeout: 0.3, { await (engine.currentState(), engine.outputPaused()) }),
+            let state
+        else { return nil }
         let position = state.currentTrack == track.id ? state.positionMs : 0
         return NowPlaying(
             song: SongInfo(
                 id: track.id.rawValue, path: track.relativePath.display, title: track.tags.title,
                 artist: track.tags.artist, album: track.tags.album, durationMs: track.stream.durationMs),
             positionMs: position, queuePosition: state.cursor, queueLength: state.order.count,
-            sampleRate: track.stream.sampleRate, channels: track.stream.channels)
+            sampleRate: track.stream.sampleRate, channels: track.stream.channels, playerPaused: state.paused,
+            outputPaused: output)
     }
 }
