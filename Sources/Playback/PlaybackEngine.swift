@@ -21,6 +21,8 @@ public actor PlaybackEngine {
     private let continuation: AsyncStream<EngineInput>.Continuation
 
     private var machine: PlayerMachine?
+    /// Counts changes of the shuffle order (MPD's playlist version).
+    private var orderVersion = 1
     /// The tracks started or queued and not yet over, as the catalog gave them: the engine otherwise
     /// holds only ids (the order), and reads a track from the catalog when it starts or queues it.
     private var loaded: [TrackID: CatalogTrack] = [:]
@@ -81,6 +83,13 @@ public actor PlaybackEngine {
 
     /// The resume point as it stands (for status and tests).
     public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
+
+    /// The shuffle order's version (it changes whenever the order does), the cursor, and the order itself
+    /// unless the caller already has this version (`known`): cheap to ask often.
+    public func queue(known: Int?) -> (version: Int, cursor: Int, order: [TrackID]?)? {
+        guard let machine else { return nil }
+        return (orderVersion, machine.order.cursor, known == orderVersion ? nil : machine.order.order)
+    }
 
     /// Whether the audio thread holds its output paused, as it last said (nil before it runs): for tests
     /// that check it agrees with `currentState().paused`.
@@ -162,7 +171,7 @@ public actor PlaybackEngine {
             }
             let cut: Bool
             switch event {
-            case .next, .previous, .seek, .seekTo: cut = true
+            case .next, .previous, .seek, .seekTo, .jump, .reshuffle: cut = true
             default: cut = false
             }
             let cursorBefore = machine?.order.cursor
@@ -286,6 +295,8 @@ public actor PlaybackEngine {
     ) async {
         guard var machine else { return }
         let effects = machine.handle(event)
+        // Same buffer when nothing changed, so this is cheap on every event but a change of order.
+        if machine.order.order != self.machine?.order.order { orderVersion += 1 }
         self.machine = machine
         let starts = effects.contains { if case .start = $0 { true } else { false } }
         for effect in effects {

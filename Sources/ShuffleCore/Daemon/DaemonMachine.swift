@@ -98,6 +98,10 @@ public struct DaemonMachine: Sendable {
         case seek(byMs: Int64)
         /// Move to this position in the current track.
         case seekTo(ms: Int64)
+        /// Play the track at this position of the cycle.
+        case playPosition(Int)
+        /// Begin a new shuffle cycle.
+        case reshuffle
         /// Set the output volume in steps.
         case setVolume(Int)
         /// Write the resume point of the playing stick now.
@@ -279,6 +283,13 @@ public struct DaemonMachine: Sendable {
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
             return [.seekTo(ms: max(0, target)), .notify([.player])]
+        case .playPosition, .reshuffle:
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            paused = false
+            return [action == .reshuffle ? .reshuffle : .playPosition(Self.position(of: action))] + [
+                .notify([.player, .playlist])
+            ]
         case .next, .previous:
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
@@ -297,6 +308,11 @@ public struct DaemonMachine: Sendable {
         var effects: [Effect] = [.setVolume(target)]
         if active != nil { effects.append(.saveResumePoint) }
         return effects + [.notify([.mixer])]
+    }
+
+    private static func position(of action: PlayerAction) -> Int {
+        if case .playPosition(let position) = action { return position }
+        return 0
     }
 
     private func clamp(_ step: Int) -> Int { max(0, min(step, settings.maxVolume, settings.volumeSteps)) }

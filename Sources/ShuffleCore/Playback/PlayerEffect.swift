@@ -50,6 +50,10 @@ public enum PlayerEvent: Equatable, Sendable {
     /// Seek to `positionMs` in the current track, `durationMs` long (at or past the end: the next track).
     /// Keeps play/pause.
     case seekTo(positionMs: Int64, durationMs: Int64)
+    /// Play the track at `position` of the cycle (from its start); nothing when there is no such place.
+    case jump(position: Int)
+    /// Begin a new cycle now (a fresh shuffle, not starting with the current track) and play its first track.
+    case reshuffle
     /// One volume step up (never beyond the cap).
     case volumeUp
     /// One volume step down.

@@ -2,7 +2,7 @@
 /// carry out. Holds the shuffle order, play/pause and the volume.
 ///
 /// Paused or playing changes by one rule, whatever the order of events: `play`, `pause` and `playPause` set
-/// it; `next` and `previous` (a person asking for a track) play; everything else keeps it, so a track that
+/// it; `next`, `previous`, `jump` and `reshuffle` (a person asking for a track) play; everything else keeps it, so a track that
 /// ends, fails or leaves the library while paused is followed by the next one, started paused. Every
 /// `start` effect carries the state the audio thread must be in afterwards, so the two cannot come apart.
 public struct PlayerMachine: Sendable, Equatable {
@@ -70,6 +70,16 @@ public struct PlayerMachine: Sendable, Equatable {
             let target = max(0, position + delta)
             if target >= duration { return moveOn(advancing: true, continued: false) }
             return [.start(current, positionMs: target, paused: paused), .queue(order.upcoming), .saveState]
+        case .jump(let position):
+            guard started, order.jump(to: position), let track = order.current else { return [] }
+            paused = false
+            return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
+        case .reshuffle:
+            guard started, !order.order.isEmpty else { return [] }
+            order.startNewCycle(avoidingFirst: order.current)
+            guard let track = order.current else { return [] }
+            paused = false
+            return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
         case .volumeUp: return setVolume(volume + 1)
         case .volumeDown: return setVolume(volume - 1)
         case .setVolume(let step): return setVolume(step)
