@@ -60,6 +60,8 @@ private struct QueueBackend: MPDBackend {
         ("enableoutput 0", "OK\n"),
         ("partition default", "OK\n"),
         ("crossfade 0", "OK\n"),
+        ("update", "updating_db: 1\nOK\n"),
+        ("rescan music", "updating_db: 1\nOK\n"),
     ])
     func connectCommandsAnswerAsMPDWould(_ line: String, _ expected: String) {
         var backend = QueueBackend()

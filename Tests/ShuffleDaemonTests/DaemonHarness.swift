@@ -115,15 +115,21 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// A stream socket connected to the Unix socket at `path`, or nil.
     static func connectUnix(_ path: String) -> Int32? {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
+        return connectStream(AF_UNIX, to: address)
+    }
+
+    /// A stream socket of `family` connected to `address` (a `sockaddr_un` or `sockaddr_in`), or nil.
+    static func connectStream<Address>(_ family: Int32, to address: Address) -> Int32? {
+        let fd = Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        var address = address
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
             }
         }
         guard connected == 0 else {

@@ -19,11 +19,17 @@ final class MPDConnection {
 
     deinit { close(fd) }
 
+    /// Sends `command` without waiting for its answer (`idle`).
+    func send(_ command: String) throws {
+        let bytes = Array((command + "\n").utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw HarnessError("could not send '\(command)'") }
+    }
+
     /// Sends `command` and returns the answer's lines before `OK` (throws with the `ACK` line).
     @discardableResult
     func run(_ command: String) throws -> [String] {
-        let bytes = Array((command + "\n").utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try send(command)
         var lines: [String] = []
         while true {
             let next = try line()

@@ -177,7 +177,7 @@ public struct DaemonMachine: Sendable {
             effects.append(.startIndexing(stick))
             paused = false  // plugging a stick in is asking for music
             volume = clamp(stick.storedVolume ?? volume)
-            return effects + activate(stick, rampIn: false) + [.notify([.database, .player])]
+            return effects + activate(stick, rampIn: false) + [.notify([.database, .player, .update, .playlist])]
         case .unmounted(let mountPoint):
             guard let gone = mounted.first(where: { $0.mountPoint == mountPoint }) else { return [] }
             mounted.removeAll { $0.mountPoint == mountPoint }
@@ -200,7 +200,7 @@ public struct DaemonMachine: Sendable {
             return startEffects(active, rampIn: false) + [.notify([.database, .player])]
         case .indexed(let id, let count):
             indexing.remove(id)
-            var effects: [Effect] = [.notify([.database])]
+            var effects: [Effect] = [.notify([.database, .update])]
             guard count == 0 else { return effects }
             playable.remove(id)
             effects.append(.log(.notice, "no playable audio on stick \(id); waiting for another"))
@@ -283,6 +283,10 @@ public struct DaemonMachine: Sendable {
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
             return [.seekTo(ms: max(0, target)), .notify([.player])]
+        case .rescan:
+            guard let active else { return [] }
+            guard indexing.insert(active.id).inserted else { return [] }
+            return [.startIndexing(active), .notify([.update])]
         case .playPosition, .reshuffle:
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active

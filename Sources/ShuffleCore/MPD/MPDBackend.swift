@@ -22,6 +22,8 @@ public enum PlayerAction: Equatable, Sendable {
     case playPosition(Int)
     /// Begin a new shuffle cycle now.
     case reshuffle
+    /// Index the playing stick again (incrementally), unless a run is under way.
+    case rescan
 }
 
 /// The queue as clients see it: the current cycle of the shuffle order.

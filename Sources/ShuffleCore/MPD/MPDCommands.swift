@@ -116,6 +116,15 @@ public enum MPDCommands {
             let exact = request.name == "find"
             return try backend.search(constraints, exact: exact).map { song($0, position: nil, tags: options.tags) }
                 .joined()
+        case "update", "rescan":
+            // The whole stick is indexed again, incrementally, whatever URI is named: unchanged files cost a
+            // stat each. Status says `updating_db: 1` until the run ends (idle `update` fires both times).
+            try count(request, 0...1)
+            if let error = backend.perform(.rescan) { throw error }
+            guard backend.snapshot().libraryRoot != nil else {
+                throw MPDError(.noExist, "no library: plug in a USB stick with music")
+            }
+            return "updating_db: 1\n"
         default:
             if let body = try connectCommand(request, backend.snapshot(), &options) { return body }
             if let body = try queueCommand(request, &backend, options) { return body }

@@ -6,7 +6,7 @@ extension MPDCommands {
         "enableoutput", "getvol", "listpartitions", "listplaylist", "listplaylistinfo", "listplaylists",
         "mixrampdb", "mixrampdelay", "outputs", "partition", "random", "readmessages", "repeat",
         "replay_gain_mode", "replay_gain_status", "single", "subscribe", "tagtypes", "toggleoutput",
-        "unsubscribe", "urlhandlers",
+        "rescan", "unsubscribe", "update", "urlhandlers",
     ]
 
     /// The one output's name in `outputs`.

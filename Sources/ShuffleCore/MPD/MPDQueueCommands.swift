@@ -29,13 +29,10 @@ extension MPDCommands {
         case "playlistinfo":
             try count(request, 0...1)
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            let range = try arguments.first.map { (text) throws(MPDError) in
-                try Self.range(text, count: queue.ids.count)
-            }
-            if let range, range.isEmpty, let first = arguments.first, !first.contains(":") {
-                throw MPDError(.argument, "Bad song index")
-            }
-            return songs(queue, range ?? 0..<queue.ids.count, backend, options)
+            guard let first = arguments.first else { return songs(queue, 0..<queue.ids.count, backend, options) }
+            let range = try Self.range(first, count: queue.ids.count)
+            if range.isEmpty, !first.contains(":") { throw MPDError(.argument, "Bad song index") }
+            return songs(queue, range, backend, options)
         case "playlistid":
             try count(request, 0...1)
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)

@@ -57,7 +57,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// Opens the socket, reads the mount table, resumes, and tells systemd it is ready.
     func start(socketPath: String) throws(DaemonError) {
-        server = try ControlServer(loop: loop, path: socketPath, tcp: config.tcp, backend: self)
+        server = try ControlServer(
+            loop: loop, path: socketPath, tcp: config.tcp, timeoutSeconds: config.connectionTimeoutSeconds,
+            log: log, backend: self)
         loop.watch(signals.descriptor, events: Int16(POLLIN)) { [unowned self] _ in
             for number in self.signals.take() { self.received(signal: number) }
         }
@@ -324,7 +326,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
-        case .setVolume, .changeVolume: return nil
+        case .setVolume, .changeVolume, .rescan: return nil
         default:
             switch before {
             case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")
