@@ -52,10 +52,14 @@ import Testing
         try daemon.start(arguments: ["--tcp", "127.0.0.1:\(port)", "--connection-timeout", "0"])
         var crowd: [Int32] = []
         defer { for fd in crowd { close(fd) } }
-        for _ in 0..<80 {
-            guard let fd = Self.connectTCP(port) else { break }
-            crowd.append(fd)
-        }
+        // The Unix socket appears a moment before the TCP listener.
+        #expect(
+            DaemonHarness.wait(seconds: 5) {
+                guard let fd = Self.connectTCP(port) else { return false }
+                crowd.append(fd)
+                return true
+            }, "\(daemon.log)")
+        while crowd.count < 80, let fd = Self.connectTCP(port) { crowd.append(fd) }
         #expect(crowd.count == 80)
         // The ones past the TCP limit are closed at once, and the daemon says so.
         let refused = crowd.suffix(16).filter { Self.closedByPeer($0, within: 5) }.count

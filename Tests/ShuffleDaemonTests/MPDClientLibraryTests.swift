@@ -6,11 +6,11 @@ extension DaemonHarness {
     /// Whether Debian's python3-mpd (python-mpd2) is installed for the system Python.
     static var hasPythonMPD: Bool { (try? Run.program("/usr/bin/python3", ["-c", "import mpd"]).status) == 0 }
 
-    /// Whether indexing is over and the queue lists `tracks` songs with their tags.
+    /// Whether indexing is over and the queue lists `tracks` songs (the listing is read).
     func queueIsComplete(tracks: Int) -> Bool {
-        let answer = raw(Array("status\nplaylistinfo\nclose\n".utf8))
+        let answer = raw(Array("status\nplaylistinfo\nclose\n".utf8), seconds: 10)
         return !answer.contains("updating_db: 1") && answer.contains("playlistlength: \(tracks)\n")
-            && answer.components(separatedBy: "Title: ").count == tracks + 1
+            && answer.components(separatedBy: "\nId: ").count == tracks + 1
     }
 }
 
@@ -204,6 +204,27 @@ struct MPDClientLibraryTests {
         let statsEnd = out["stats_end"] as? [String: String] ?? [:]
         #expect(statsEnd["artists"] == String(Set(queue.compactMap { $0["artist"] }).count))
         #expect(statsEnd["albums"] == String(Set(queue.compactMap { $0["album"] }).count))
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A queue of thousands (several MB of `playlistinfo`, which ncmpcpp asks for at connect as
+    /// `plchanges 0`) is sent whole on a connection that stays open.
+    @Test func aLargeQueueIsListedWholeAndTheConnectionStays() throws {
+        let library = try DaemonHarness.library(tracks: 5_000, seconds: 1)
+        let daemon = try DaemonHarness()
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        try daemon.start(device: "paced", environment: sink.environment)
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 30) { daemon.queueIsComplete(tracks: 5_000) }, "\(daemon.log.suffix(2000))")
+        let client = try MPDConnection(socket: daemon.socket)
+        let started = ContinuousClock.now
+        let lines = try client.run("plchanges 0")
+        let elapsed = ContinuousClock.now - started
+        print("plchanges 0 for a 5,000-track queue: \(lines.count) lines in \(elapsed)")
+        #expect(lines.filter { $0.hasPrefix("file: ") }.count == 5_000)
+        #expect(Set(lines.filter { $0.hasPrefix("Id: ") }).count == 5_000)
+        #expect(try client.dictionary("status")["playlistlength"] == "5000", "the same connection still answers")
         #expect(daemon.stop() == 0)
     }
 

@@ -14,7 +14,8 @@ final class ControlServer {
     static let maxTCPClients = 64
     /// At most this many Unix-socket clients at once (the owner's tools and local clients).
     static let maxUnixClients = 32
-    /// A client that does not read its answers is dropped past this much queued output.
+    /// A client that does not read its answers is dropped when a new answer finds more than this much of
+    /// the earlier ones still unread (one large answer, a 100,000-track `playlistinfo`, is fine).
     static let maxQueuedOutput = 1 << 20
 
     private final class Client {
@@ -23,6 +24,8 @@ final class ControlServer {
         var lines = MPDLineBuffer()
         var session = MPDSession()
         var output: [UInt8] = []
+        /// How much of `output` has been written (compacted once it is most of it).
+        var written = 0
         var closing = false
         /// When it last sent something (monotonic ns).
         var lastHeard: UInt64
@@ -160,19 +163,21 @@ final class ControlServer {
     }
 
     private func send(_ reply: MPDSession.Reply, to client: Client) {
-        client.output.append(contentsOf: reply.text.utf8)
-        if reply.close { client.closing = true }
-        if client.output.count > Self.maxQueuedOutput {
+        if client.output.count - client.written > Self.maxQueuedOutput {
+            log.info("dropped a \(client.tcp ? "TCP" : "Unix-socket") client that does not read its answers")
             drop(client)
             return
         }
+        client.output.append(contentsOf: reply.text.utf8)
+        if reply.close { client.closing = true }
         flush(client)
     }
 
     private func flush(_ client: Client) {
-        while !client.output.isEmpty {
+        while client.written < client.output.count {
+            let offset = client.written
             let written = client.output.withUnsafeBytes {
-                Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                Glibc.send(client.fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -183,8 +188,12 @@ final class ControlServer {
                 drop(client)
                 return
             }
-            client.output.removeFirst(written)
+            // Move the index, not the bytes: removing from the front of a large answer each time would
+            // copy it over and over.
+            client.written += written
         }
+        client.output.removeAll(keepingCapacity: client.output.count <= 1 << 16)
+        client.written = 0
         loop.setEvents(client.fd, Int16(POLLIN))
         if client.closing { drop(client) }
     }
