@@ -141,6 +141,20 @@ import Testing
         #expect(empty.handle(.action(.rescan)) == [])
     }
 
+    @Test func disablingTheOutputMutesAndANewPlayerStartsMutedUntilItIsEnabled() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        #expect(machine.handle(.action(.setOutput(enabled: false))) == [.mute(true), .notify([.output, .mixer])])
+        #expect(machine.handle(.action(.setOutput(enabled: false))) == [])
+        #expect(machine.state == .playing, "muted is not paused")
+        // A player started again (here after the sound device came back) starts muted too.
+        _ = machine.handle(.deviceFailed("gone"))
+        let restarted = acts(machine.handle(.deviceRecovered))
+        #expect(restarted.contains(.startPlayback(Self.a, paused: false, volume: 8, rampIn: true)), "\(restarted)")
+        #expect(restarted.contains(.mute(true)))
+        #expect(machine.handle(.action(.setOutput(enabled: true))) == [.mute(false), .notify([.output, .mixer])])
+    }
+
     @Test func volumeCapHoldsAcrossReload() {
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))

@@ -76,7 +76,6 @@ private struct QueueBackend: MPDBackend {
         ("single oneshot", "ACK [2@0] {single} this is a shuffle player"),
         ("consume 1", "ACK [2@0] {consume} this is a shuffle player"),
         ("random banana", "ACK [2@0] {random} Boolean (0/1) expected"),
-        ("disableoutput 0", "ACK [52@0] {disableoutput}"),
         ("enableoutput 3", "ACK [50@0] {enableoutput} No such audio output"),
         ("listplaylist x", "ACK [50@0] {listplaylist} No such playlist"),
         ("binarylimit 10", "ACK [2@0] {binarylimit}"),
@@ -161,7 +160,7 @@ private struct QueueBackend: MPDBackend {
         var session = MPDSession()
         for line in [
             "play 2", "playid 3", "play 1", "playid 7", "play -1", "seekcur 30", "seekcur +5", "seekcur -2.5",
-            "seek 1 12.25", "seekid 7 4", "shuffle",
+            "seek 1 12.25", "seekid 7 4", "shuffle", "disableoutput 0", "enableoutput 0", "toggleoutput 0",
         ] {
             #expect(run(line, &backend, &session) == "OK\n", "\(line)")
         }
@@ -169,6 +168,7 @@ private struct QueueBackend: MPDBackend {
             backend.performed == [
                 .playPosition(2), .playPosition(0), .play, .play, .play, .seekTo(ms: 30_000), .seek(byMs: 5_000),
                 .seek(byMs: -2_500), .seekTo(ms: 12_250), .seekTo(ms: 4_000), .reshuffle,
+                .setOutput(enabled: false), .setOutput(enabled: true), .setOutput(enabled: false),
             ])
     }
 

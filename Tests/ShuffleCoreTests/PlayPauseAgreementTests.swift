@@ -28,6 +28,7 @@ import Testing
         Step(
             name: "seek past the end", event: { _ in .seek(positionMs: 58_000, byMs: 5_000, durationMs: 60_000) },
             rule: { $0 }),
+        Step(name: "mute or unmute", event: { .mute(!$0.muted) }, rule: { $0 }),
         Step(name: "volume up", event: { _ in .volumeUp }, rule: { $0 }),
         Step(name: "volume down", event: { _ in .volumeDown }, rule: { $0 }),
         Step(name: "track end", event: { _ in .trackEnded(continued: false) }, rule: { $0 }),

@@ -94,6 +94,16 @@ import Testing
         #expect(player.paused)
     }
 
+    @Test func muteSilencesWithoutChangingTheStepAndUnmuteBringsTheStepBack() {
+        var player = machine(volume: 10)
+        #expect(player.handle(.mute(true)) == [.setGain(0, ramp: true)])
+        #expect(player.handle(.mute(true)) == [])
+        #expect(player.handle(.volumeUp) == [.setGain(0, ramp: true), .saveState], "still silent, one step louder")
+        #expect(player.volume == 11)
+        #expect(player.handle(.mute(false)) == [.setGain(player.scale.gain(11), ramp: true)])
+        #expect(!player.muted)
+    }
+
     @Test func playPauseTogglesAndSavesEachTime() {
         var player = machine()
         #expect(player.handle(.playPause) == [.pauseOutput, .saveState])

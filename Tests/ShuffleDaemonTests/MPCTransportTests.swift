@@ -55,6 +55,15 @@ struct MPCTransportTests {
         try step(daemon, heard, ["play"], expect: "playing")
         try step(daemon, heard, ["toggle"], expect: "paused")
         try step(daemon, heard, ["toggle"], expect: "playing")
+
+        // Disabling the one output mutes the box (still playing); enabling it brings the sound back.
+        #expect(try daemon.mpc(["disable", "1"]).status == 0)
+        let disabled = try daemon.mpc(["outputs"]).stdout
+        #expect(disabled.contains("is disabled"), "\(disabled)")
+        #expect(heard.waitForSilence(), "a disabled output is silent")
+        #expect(daemon.state() == "playing")
+        #expect(try daemon.mpc(["enable", "1"]).status == 0)
+        #expect(heard.waitForSound(), "enabled again, it is heard")
         #expect(daemon.stop() == 0)
     }
 }

@@ -102,6 +102,8 @@ public struct DaemonMachine: Sendable {
         case playPosition(Int)
         /// Begin a new shuffle cycle.
         case reshuffle
+        /// Mute or unmute the output (the volume step stays).
+        case mute(Bool)
         /// Set the output volume in steps.
         case setVolume(Int)
         /// Write the resume point of the playing stick now.
@@ -120,6 +122,8 @@ public struct DaemonMachine: Sendable {
     public private(set) var active: Volume?
     /// The volume level in steps.
     public private(set) var volume: Int
+    /// Whether the output is disabled (muted); not stored: a restart plays.
+    public private(set) var muted = false
     /// Sticks being indexed.
     public private(set) var indexing: Set<String> = []
     private var playable: Set<String> = []
@@ -254,7 +258,7 @@ public struct DaemonMachine: Sendable {
 
     private func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
         guard deviceError == nil else { return [] }
-        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)]
+        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)] + (muted ? [.mute(true)] : [])
     }
 
     private mutating func perform(_ action: PlayerAction) -> [Effect] {
@@ -283,6 +287,10 @@ public struct DaemonMachine: Sendable {
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
             return [.seekTo(ms: max(0, target)), .notify([.player])]
+        case .setOutput(let enabled):
+            guard muted == enabled else { return [] }
+            muted = !enabled
+            return [.mute(muted), .notify([.output, .mixer])]
         case .rescan:
             guard let active else { return [] }
             guard indexing.insert(active.id).inserted else { return [] }

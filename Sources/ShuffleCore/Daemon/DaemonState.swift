@@ -133,6 +133,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var nextSong: (position: Int, id: Int64)?
     /// Total play time of the library in milliseconds (`stats`).
     public var playtimeMs: Int64 = 0
+    /// Whether the one output is enabled (false: muted).
+    public var outputEnabled = true
 
     public static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
         lhs.state == rhs.state && lhs.track == rhs.track && lhs.positionMs == rhs.positionMs
@@ -143,7 +145,7 @@ public struct PlayerSnapshot: Equatable, Sendable {
             && lhs.albums == rhs.albums && lhs.playerPaused == rhs.playerPaused
             && lhs.outputPaused == rhs.outputPaused && lhs.queueVersion == rhs.queueVersion
             && lhs.nextSong?.position == rhs.nextSong?.position && lhs.nextSong?.id == rhs.nextSong?.id
-            && lhs.playtimeMs == rhs.playtimeMs
+            && lhs.playtimeMs == rhs.playtimeMs && lhs.outputEnabled == rhs.outputEnabled
     }
 
     /// Creates a snapshot; unspecified parts are empty.

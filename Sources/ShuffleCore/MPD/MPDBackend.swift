@@ -24,6 +24,8 @@ public enum PlayerAction: Equatable, Sendable {
     case reshuffle
     /// Index the playing stick again (incrementally), unless a run is under way.
     case rescan
+    /// Enable (unmute) or disable (mute) the one output.
+    case setOutput(enabled: Bool)
 }
 
 /// The queue as clients see it: the current cycle of the shuffle order.

@@ -116,6 +116,17 @@ public enum MPDCommands {
             let exact = request.name == "find"
             return try backend.search(constraints, exact: exact).map { song($0, position: nil, tags: options.tags) }
                 .joined()
+        case "enableoutput", "disableoutput", "toggleoutput":
+            // The one output; disabling it mutes the box without touching the volume step.
+            try count(request, 1...1)
+            guard arguments[0] == "0" else { throw MPDError(.noExist, "No such audio output") }
+            let enable: Bool
+            switch request.name {
+            case "enableoutput": enable = true
+            case "disableoutput": enable = false
+            default: enable = !backend.snapshot().outputEnabled
+            }
+            return try perform(.setOutput(enabled: enable), request, &backend)
         case "update", "rescan":
             // The whole stick is indexed again, incrementally, whatever URI is named: unchanged files cost a
             // stat each. Status says `updating_db: 1` until the run ends (idle `update` fires both times).

@@ -23,13 +23,9 @@ extension MPDCommands {
         case "outputs":
             try count(request, 0...0)
             return format([
-                ("outputid", "0"), ("outputname", outputName), ("plugin", "alsa"), ("outputenabled", "1"),
+                ("outputid", "0"), ("outputname", outputName), ("plugin", "alsa"),
+                ("outputenabled", snapshot().outputEnabled ? "1" : "0"),
             ])
-        case "enableoutput", "disableoutput", "toggleoutput":
-            try count(request, 1...1)
-            guard arguments[0] == "0" else { throw MPDError(.noExist, "No such audio output") }
-            if request.name == "enableoutput" { return "" }
-            throw MPDError(.system, "the box has one output and it stays on: use pause or the volume")
         case "decoders":
             try count(request, 0...0)
             return format([("plugin", "mpg123"), ("suffix", "mp3"), ("mime_type", "audio/mpeg")])

@@ -54,6 +54,8 @@ public enum PlayerEvent: Equatable, Sendable {
     case jump(position: Int)
     /// Begin a new cycle now (a fresh shuffle, not starting with the current track) and play its first track.
     case reshuffle
+    /// Mute (true) or unmute the output without changing the volume step (MPD's disabled output).
+    case mute(Bool)
     /// One volume step up (never beyond the cap).
     case volumeUp
     /// One volume step down.

@@ -15,6 +15,8 @@ public struct PlayerMachine: Sendable, Equatable {
     public private(set) var paused = false
     /// Whether a track is under way (after `begin`, until `finish`).
     public private(set) var started = false
+    /// Whether the output is muted (the volume step is kept, and applies again on unmuting).
+    public private(set) var muted = false
     /// The volume step (always within 0…cap).
     public private(set) var volume: Int
     /// The volume curve and cap.
@@ -43,7 +45,7 @@ public struct PlayerMachine: Sendable, Equatable {
             guard let track = order.current else { return [.finish(.nothingPlayable)] }
             started = true
             paused = false
-            return [.setGain(scale.gain(volume), ramp: false), .announce(track)]
+            return [.setGain(muted ? 0 : scale.gain(volume), ramp: false), .announce(track)]
                 + [.start(track, positionMs: max(0, position), paused: false), .queue(order.upcoming), .saveState]
         case .playPause:
             return setPaused(!paused)
@@ -80,6 +82,10 @@ public struct PlayerMachine: Sendable, Equatable {
             guard let track = order.current else { return [] }
             paused = false
             return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
+        case .mute(let on):
+            guard on != muted else { return [] }
+            muted = on
+            return [.setGain(muted ? 0 : scale.gain(volume), ramp: true)]
         case .volumeUp: return setVolume(volume + 1)
         case .volumeDown: return setVolume(volume - 1)
         case .setVolume(let step): return setVolume(step)
@@ -141,6 +147,6 @@ public struct PlayerMachine: Sendable, Equatable {
         let clamped = scale.clamp(step)
         guard clamped != volume else { return [] }
         volume = clamped
-        return [.setGain(scale.gain(volume), ramp: true), .saveState]
+        return [.setGain(muted ? 0 : scale.gain(volume), ramp: true), .saveState]
     }
 }

@@ -222,6 +222,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             case .seekTo(let target): player.seek(to: target)
             case .playPosition(let position): player.play(position: position)
             case .reshuffle: player.reshuffle()
+            case .mute(let on): player.setMuted(on)
             case .setVolume(let level): player.setLevel(level)
             case .saveResumePoint: player.saveResumePoint()
             case .notify(let subsystems): server?.notify(subsystems)
@@ -283,6 +284,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             albums: counts.albums, warning: library.warning, playerPaused: now?.playerPaused,
             outputPaused: now?.outputPaused)
         snapshot.playtimeMs = counts.playtimeMs
+        snapshot.outputEnabled = !machine.muted
         if let queue {
             snapshot.queueVersion = queue.version
             let next = queue.cursor + 1
@@ -326,7 +328,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
-        case .setVolume, .changeVolume, .rescan: return nil
+        case .setVolume, .changeVolume, .rescan, .setOutput: return nil
         default:
             switch before {
             case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")

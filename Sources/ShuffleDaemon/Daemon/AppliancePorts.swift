@@ -114,6 +114,8 @@ protocol AppliancePlayer: AnyObject {
     func reshuffle()
     /// The queue (the cycle), from memory.
     func queue() -> MPDQueue?
+    /// Mutes or unmutes the output (the level stays).
+    func setMuted(_ muted: Bool)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
     /// Writes the resume point now.

@@ -150,6 +150,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func seek(to milliseconds: Int64) { engine?.send(.seekTo(positionMs: milliseconds, durationMs: 0)) }
 
     func play(position: Int) { engine?.send(.jump(position: position)) }
+    func setMuted(_ muted: Bool) { engine?.send(.mute(muted)) }
     func reshuffle() { engine?.send(.reshuffle) }
 
     func queue() -> MPDQueue? {
