@@ -108,9 +108,10 @@ extension MPDCommands {
         _ queue: MPDQueue, _ range: Range<Int>, _ backend: B, _ options: MPDClientOptions
     ) -> String {
         var out = ""
+        out.reserveCapacity(range.count * 200)
         for position in range where queue.ids.indices.contains(position) {
             guard let song = backend.song(id: queue.ids[position]) else { continue }
-            out += Self.song(song, position: position, tags: options.tags)
+            append(song, position: position, tags: options.tags, to: &out)
         }
         return out
     }

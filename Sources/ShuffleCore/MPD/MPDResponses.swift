@@ -55,25 +55,40 @@ extension MPDCommands {
 
     /// One song's lines: `file`, the tags the client enabled (`tagtypes`), `Time`, `duration`, `Pos`, `Id`.
     public static func song(_ song: SongInfo, position: Int?, tags: Set<MPDTag> = Set(MPDTag.allCases)) -> String {
-        var lines: [(String, String)] = [("file", song.path)]
+        var out = ""
+        append(song, position: position, tags: tags, to: &out)
+        return out
+    }
+
+    /// Appends one song's lines to `out`: a queue or library listing builds one string, not one per line.
+    public static func append(_ song: SongInfo, position: Int?, tags: Set<MPDTag>, to out: inout String) {
+        append("file", song.path, to: &out)
         for tag in MPDTag.allCases where tags.contains(tag) {
-            if let value = song.tag(tag) { lines.append((tag.rawValue, value)) }
+            if let value = song.tag(tag) { append(tag.rawValue, value, to: &out) }
         }
-        lines.append(("Time", String((song.durationMs + 500) / 1000)))
-        lines.append(("duration", seconds(song.durationMs)))
-        if let position { lines.append(("Pos", String(position))) }
-        lines.append(("Id", String(song.id)))
-        return format(lines)
+        append("Time", String((song.durationMs + 500) / 1000), to: &out)
+        append("duration", seconds(song.durationMs), to: &out)
+        if let position { append("Pos", String(position), to: &out) }
+        append("Id", String(song.id), to: &out)
+    }
+
+    /// Appends `key: value\n`; a newline inside a value (a hostile tag) becomes a space.
+    static func append(_ key: String, _ value: String, to out: inout String) {
+        out += key
+        out += ": "
+        if value.utf8.contains(where: { $0 == 10 || $0 == 13 }) {
+            out += String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        } else {
+            out += value
+        }
+        out += "\n"
     }
 
     /// `key: value` lines; a newline inside a value (a hostile tag) is replaced by a space.
     public static func format(_ pairs: [(String, String)]) -> String {
-        pairs.map { key, value in
-            let flat =
-                value.contains(where: { $0 == "\n" || $0 == "\r" })
-                ? String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) : value
-            return "\(key): \(flat)\n"
-        }.joined()
+        var out = ""
+        for (key, value) in pairs { append(key, value, to: &out) }
+        return out
     }
 
     /// Seconds as MPD sends them (`12`, `12.5`, `+5`, `-2.25`) in milliseconds.

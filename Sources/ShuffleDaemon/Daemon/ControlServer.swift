@@ -13,7 +13,7 @@ final class ControlServer {
     /// At most this many TCP clients at once; more are accepted and closed at once.
     static let maxTCPClients = 64
     /// At most this many Unix-socket clients at once (the owner's tools and local clients).
-    static let maxUnixClients = 32
+    static let maxUnixClients = 64
     /// A client that does not read its answers is dropped when a new answer finds more than this much of
     /// the earlier ones still unread (one large answer, a 100,000-track `playlistinfo`, is fine).
     static let maxQueuedOutput = 1 << 20
