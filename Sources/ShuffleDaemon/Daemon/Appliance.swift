@@ -29,6 +29,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var trackCount: [String: Int] = [:]
     /// The queue version idle clients last heard about.
     private var lastQueueVersion = 0
+    /// The stick whose listing is read once its first track starts (reading it sooner, on the store's
+    /// queue, would hold up the player's own first reads, and a known stick resumes within ~200 ms).
+    private var listingWanted: String?
     /// Earliest time (monotonic ns) the shuffle may grow again while a stick is being indexed.
     private var nextGrowth: UInt64 = 0
     /// How often the shuffle grows while indexing.
@@ -190,6 +193,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             }
             apply(machine.handle(.trackStarted))
             noticeQueueChange()
+            if let volumeID = listingWanted {
+                listingWanted = nil
+                refreshListing(volumeID)
+            }
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
         case .deviceRecovered: apply(machine.handle(.deviceRecovered))
         case .libraryVanished(let mountPoint): apply(machine.handle(.unmounted(mountPoint: mountPoint)))
@@ -212,7 +219,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 player.start(volume, paused: paused, level: level, rampIn: rampIn) { [loop] report in
                     loop.post { [weak self] in self?.playerReport(report) }
                 }
-                refreshListing(volume.id)
+                // Read once the first samples are out: the player's own start-up reads come first.
+                listingWanted = volume.id
+                if paused { refreshListing(volume.id) }
             case .stopPlayback: player.stop()
             case .pause: player.pause()
             case .resume: player.resume()
