@@ -164,7 +164,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func song(volumeID: String, id: Int64) -> SongInfo? {
-        listings.withLock { $0[volumeID]?.byID[id] }
+        listings.withLock { $0[volumeID]?[id: id] }
     }
 
     func songs(volumeID: String) -> [SongInfo] {
@@ -181,7 +181,10 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     guard let volume = try database.existingVolume(key: volumeID) else { return [] }
                     return try database.entries(of: volume)
                 }
-                let listing = LibraryListing(entries.filter { $0.status == .ok }.map(Self.song))
+                var songs: [SongInfo] = []
+                songs.reserveCapacity(entries.count)
+                for entry in entries where entry.status == .ok { songs.append(Self.song(entry)) }
+                let listing = LibraryListing(songs)
                 listings.withLock { $0[volumeID] = listing }
                 done()
             } catch {
