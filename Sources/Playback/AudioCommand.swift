@@ -4,8 +4,12 @@ internal import Glibc
 enum AudioCommand: Sendable {
     /// Play `path` from `positionMs`; `token` names this start in later events. With `cut` (a key press)
     /// the buffered audio is dropped first; without (the player moving on by itself) it is played out.
-    /// `requestedAt` is when the key or button that caused it arrived (for the skip-latency figure).
-    case start(token: UInt64, path: [UInt8], positionMs: Int64, cut: Bool, requestedAt: ContinuousClock.Instant)
+    /// With `paused` the track is opened and held at that position until `resume`: the output is paused
+    /// exactly when the engine says so, whatever came before. `requestedAt` is when the key or button that
+    /// caused it arrived (for the skip-latency figure).
+    case start(
+        token: UInt64, path: [UInt8], positionMs: Int64, paused: Bool, cut: Bool,
+        requestedAt: ContinuousClock.Instant)
     /// The track to continue with, gaplessly, when the current one ends (nil clears it).
     case queue(QueuedTrack?)
     /// Stop output at once (drop the buffer), keep the position.

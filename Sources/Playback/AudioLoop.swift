@@ -62,8 +62,8 @@ struct AudioLoop: ~Copyable {
     /// Carries out one command; returns false when the thread should end.
     private mutating func handle(_ command: AudioCommand) -> Bool {
         switch command {
-        case .start(let token, let path, let positionMs, let cut, let requestedAt):
-            start(token: token, path: path, positionMs: positionMs, cut: cut, requestedAt: requestedAt)
+        case .start(let token, let path, let positionMs, let paused, let cut, let requestedAt):
+            start(token: token, path: path, positionMs: positionMs, paused: paused, cut: cut, requestedAt: requestedAt)
         case .queue(let next):
             if let next, next.after != token { return true }
             queued = next
@@ -73,6 +73,8 @@ struct AudioLoop: ~Copyable {
             if playing {
                 pausedAtFrame = max(0, framesOut - currentDelay())
                 publish(frame: pausedAtFrame)
+            } else {
+                publishPaused()
             }
             try? device?.drop()
             discardBuffered()
@@ -82,6 +84,9 @@ struct AudioLoop: ~Copyable {
             if playing {
                 let landed = (try? decoder.seek(toFrame: pausedAtFrame)) ?? pausedAtFrame
                 framesOut = landed
+                publish(frame: framesOut)
+            } else {
+                publishPaused()
             }
         case .gain(let gain, let ramp):
             volume.setGain(gain, ramp: ramp)
@@ -100,15 +105,18 @@ struct AudioLoop: ~Copyable {
     }
 
     private mutating func start(
-        token: UInt64, path: [UInt8], positionMs: Int64, cut: Bool, requestedAt: ContinuousClock.Instant
+        token: UInt64, path: [UInt8], positionMs: Int64, paused: Bool, cut: Bool,
+        requestedAt: ContinuousClock.Instant
     ) {
-        if cut { try? device?.drop() }
+        if cut || paused { try? device?.drop() }
         self.token = token
         self.requestedAt = requestedAt
         queued = nil
-        if !cut { finishBuffered() }
+        if !cut && !paused { finishBuffered() }
         discardBuffered()
-        paused = false
+        // Held paused from here on when asked, even if the track cannot be opened: the state is the
+        // engine's, not a side effect of which command came last.
+        self.paused = paused
         playing = false
         let newFormat: MP3Format
         do {
@@ -126,6 +134,7 @@ struct AudioLoop: ~Copyable {
         guard ensureDevice(for: newFormat, drainFirst: !cut, positionMs: max(0, positionMs)) else { return }
         framesOut = frame
         startFrame = frame
+        pausedAtFrame = frame
         announced = false
         playing = true
         publish(frame: frame)
@@ -290,9 +299,16 @@ struct AudioLoop: ~Copyable {
         return Int64(frame) * 1000 / Int64(format.sampleRate)
     }
 
+    /// Publishes the paused flag alone (nothing is playing: the position stays what it was).
+    private func publishPaused() {
+        var current = position.current
+        current.paused = paused
+        position.set(current)
+    }
+
     private func publish(frame: Int) {
         let ms = positionMs(frame)
         let token = self.token
-        position.set(AudioPosition(token: token, positionMs: ms))
+        position.set(AudioPosition(token: token, positionMs: ms, paused: paused))
     }
 }

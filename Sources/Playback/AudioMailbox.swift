@@ -33,6 +33,8 @@ struct AudioPosition: Sendable, Equatable {
     var token: UInt64 = 0
     /// Milliseconds into the track that have been heard (written minus still buffered).
     var positionMs: Int64 = 0
+    /// Whether the output is held paused.
+    var paused = false
 }
 
 /// The latest `AudioPosition`, written by the audio thread once per period and read by the engine.

@@ -14,4 +14,6 @@ enum EngineInput: Sendable {
     case rescanned
     /// Save and stop.
     case quit
+    /// Nothing to do but say so: every input before it has been handled (`PlaybackEngine.settled()`).
+    case barrier(CheckedContinuation<Void, Never>)
 }

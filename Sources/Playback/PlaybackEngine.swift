@@ -21,6 +21,8 @@ public actor PlaybackEngine {
     private let continuation: AsyncStream<EngineInput>.Continuation
 
     private var machine: PlayerMachine?
+    /// Counts changes of the shuffle order (MPD's playlist version).
+    private var orderVersion = 1
     /// The tracks started or queued and not yet over, as the catalog gave them: the engine otherwise
     /// holds only ids (the order), and reads a track from the catalog when it starts or queues it.
     private var loaded: [TrackID: CatalogTrack] = [:]
@@ -81,6 +83,24 @@ public actor PlaybackEngine {
 
     /// The resume point as it stands (for status and tests).
     public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
+
+    /// The shuffle order's version (it changes whenever the order does), the cursor, and the order itself
+    /// unless the caller already has this version (`known`): cheap to ask often.
+    public func queue(known: Int?) -> (version: Int, cursor: Int, order: [TrackID]?)? {
+        guard let machine else { return nil }
+        return (orderVersion, machine.order.cursor, known == orderVersion ? nil : machine.order.order)
+    }
+
+    /// Whether the audio thread holds its output paused, as it last said (nil before it runs): for tests
+    /// that check it agrees with `currentState().paused`.
+    public func outputPaused() -> Bool? { audio?.heard.paused }
+
+    /// Returns once every input sent before it (`send`, `libraryChanged`) has been handled.
+    public nonisolated func settled() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            if case .terminated = continuation.yield(.barrier(done)) { done.resume() }
+        }
+    }
 
     // MARK: - Running
 
@@ -144,22 +164,30 @@ public actor PlaybackEngine {
                 if let id = machine?.order.current { duration = await load(id)?.stream.durationMs ?? 0 }
                 event = .seek(positionMs: currentPositionMs(), byMs: delta, durationMs: duration)
             }
+            if case .seekTo(let target, _) = event {
+                var duration: Int64 = 0
+                if let id = machine?.order.current { duration = await load(id)?.stream.durationMs ?? 0 }
+                event = .seekTo(positionMs: target, durationMs: duration)
+            }
             let cut: Bool
             switch event {
-            case .next, .previous, .seek: cut = true
+            case .next, .previous, .seek, .seekTo, .jump, .reshuffle: cut = true
             default: cut = false
             }
             let cursorBefore = machine?.order.cursor
             await apply(event, cut: cut, at: at)
             // A seek within the track restarts its audio but is not a new track: no second line for it.
-            if case .seek = event, machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
+            switch event {
+            case .seek, .seekTo: if machine?.order.cursor == cursorBefore { pendingAnnouncement = nil }
+            default: break
+            }
         case .audio(let event):
             return await handle(event)
         case .saveTick(let generation):
             if generation == saveGeneration && ending == nil { await save() }
         case .retryDevice(let token):
             guard token == currentToken, ending == nil, let machine, let track = machine.order.current else { break }
-            await start(track, positionMs: retryPositionMs, cut: true, at: .now)
+            await start(track, positionMs: retryPositionMs, paused: machine.paused, cut: true, at: .now)
         case .rescanned:
             guard ending == nil else { break }
             do {
@@ -172,6 +200,8 @@ public actor PlaybackEngine {
             guard ending == nil else { break }
             await save()
             finish(.success(nil), drain: false)
+        case .barrier(let done):
+            done.resume()
         }
         return false
     }
@@ -197,9 +227,10 @@ public actor PlaybackEngine {
             currentToken = token
             startPositionMs = 0
             await apply(.trackEnded(continued: true), cut: false, at: .now)
-            if let playing = tokenTracks[token], playing != machine?.order.current, let wanted = machine?.order.current
+            if let playing = tokenTracks[token], let machine, playing != machine.order.current,
+                let wanted = machine.order.current
             {
-                await start(wanted, positionMs: 0, cut: true, at: .now)
+                await start(wanted, positionMs: 0, paused: machine.paused, cut: true, at: .now)
             }
         case .ended(let token):
             guard token == currentToken, ending == nil else { break }
@@ -264,6 +295,8 @@ public actor PlaybackEngine {
     ) async {
         guard var machine else { return }
         let effects = machine.handle(event)
+        // Same buffer when nothing changed, so this is cheap on every event but a change of order.
+        if machine.order.order != self.machine?.order.order { orderVersion += 1 }
         self.machine = machine
         let starts = effects.contains { if case .start = $0 { true } else { false } }
         for effect in effects {
@@ -274,8 +307,8 @@ public actor PlaybackEngine {
                 // moved to: after a rescan changed the order, the audio thread may have gone on with the
                 // track queued before, and then the machine's track is started (and announced) instead.
                 if !starts, tokenTracks[currentToken] == id, let track = loaded[id] { announce(track, .now) }
-            case .start(let id, let positionMs):
-                await start(id, positionMs: positionMs, cut: cut, at: at)
+            case .start(let id, let positionMs, let paused):
+                await start(id, positionMs: positionMs, paused: paused, cut: cut, at: at)
             case .queue(let id):
                 if let id, let track = await load(id) {
                     lastToken += 1
@@ -313,7 +346,7 @@ public actor PlaybackEngine {
         }
     }
 
-    private func start(_ id: TrackID, positionMs: Int64, cut: Bool, at: ContinuousClock.Instant) async {
+    private func start(_ id: TrackID, positionMs: Int64, paused: Bool, cut: Bool, at: ContinuousClock.Instant) async {
         guard let track = await load(id) else {
             // Gone from the library since the order was made (a rescan removed it): on to the next one.
             await apply(.trackFailed(id, reason: "no longer in the library"), cut: cut, at: at, markUnplayable: false)
@@ -330,8 +363,10 @@ public actor PlaybackEngine {
         pendingAnnouncement = currentToken
         log.log(.trace, "start \(currentToken): track \(id) at \(positionMs) ms")
         audio?.post(
-            .start(token: currentToken, path: track.path.bytes, positionMs: positionMs, cut: cut, requestedAt: at))
-        if machine?.paused == false { startSaveTimer() }
+            .start(
+                token: currentToken, path: track.path.bytes, positionMs: positionMs, paused: paused, cut: cut,
+                requestedAt: at))
+        if paused { stopSaveTimer() } else { startSaveTimer() }
     }
 
     private func finish(_ result: Result<PlayerFinish?, PlaybackError>, drain: Bool) {

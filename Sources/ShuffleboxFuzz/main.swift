@@ -8,8 +8,8 @@
 //                    point far past the bytes given, and scripts/fuzz caps memory, so a reader that
 //                    believes a length and allocates it is found
 //   text             the bytes are text a person or a client wrote: the board, configuration, button
-//                    script, mountinfo, MPD request and command-line parsers, the FTS query builder, the
-//                    voice choice for tag text and the LED-class trigger list
+//                    script, mountinfo, MPD request, MPD filter expression and command-line parsers, the FTS
+//                    query builder, the voice choice for tag text and the LED-class trigger list
 import MediaProbe
 import MusicLibrary
 import ShuffleCore
@@ -62,6 +62,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
         _ = try? MPDRequest.parse(Array(line))
     }
+    _ = try? MPDFilter.parse(text)
     _ = try? Command.parse(text.split(separator: " ").map(String.init))
     _ = SearchQuery.matchExpression(for: text)
     _ = VoiceChoice.nowPlaying(title: text, artist: text, fileName: text)

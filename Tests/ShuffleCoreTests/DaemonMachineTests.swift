@@ -47,7 +47,10 @@ import Testing
     @Test func newStickIsIndexedAndPlaysAtTheFirstPlayableTrack() {
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [], lastPlayed: nil))
-        #expect(acts(machine.handle(.mounted(Self.b))) == [.startIndexing(Self.b), .notify([.database, .player])])
+        #expect(
+            acts(machine.handle(.mounted(Self.b))) == [
+                .startIndexing(Self.b), .notify([.database, .player, .update, .playlist]),
+            ])
         #expect(machine.state == .indexing)
         #expect(machine.handle(.action(.next)) == [])
         let first = machine.handle(.firstPlayable(volumeID: "uuid:B"))
@@ -55,7 +58,7 @@ import Testing
             first == [.startPlayback(Self.b, paused: false, volume: 8, rampIn: false), .notify([.database, .player])])
         #expect(machine.state == .playing)
         #expect(machine.handle(.firstPlayable(volumeID: "uuid:B")) == [])
-        #expect(machine.handle(.indexed(volumeID: "uuid:B", playable: 40)) == [.notify([.database])])
+        #expect(machine.handle(.indexed(volumeID: "uuid:B", playable: 40)) == [.notify([.database, .update])])
         #expect(machine.indexing.isEmpty)
     }
 
@@ -74,7 +77,7 @@ import Testing
         #expect(
             again == [
                 .startIndexing(Self.a), .startPlayback(Self.a, paused: false, volume: 11, rampIn: false),
-                .notify([.database, .player]),
+                .notify([.database, .player, .update, .playlist]),
             ])
     }
 
@@ -82,7 +85,11 @@ import Testing
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
         let plugB = acts(machine.handle(.mounted(Self.b)))
-        #expect(plugB == [.saveResumePoint, .stopPlayback, .startIndexing(Self.b), .notify([.database, .player])])
+        #expect(
+            plugB == [
+                .saveResumePoint, .stopPlayback, .startIndexing(Self.b),
+                .notify([.database, .player, .update, .playlist]),
+            ])
         #expect(machine.active == Self.b && machine.state == .indexing)
         let pullB = acts(machine.handle(.unmounted(mountPoint: "/media/B")))
         #expect(
@@ -98,7 +105,7 @@ import Testing
         _ = machine.handle(.started(present: [], lastPlayed: nil))
         _ = machine.handle(.mounted(Self.b))
         let effects = machine.handle(.indexed(volumeID: "uuid:B", playable: 0))
-        #expect(acts(effects) == [.notify([.database]), .stopPlayback, .notify([.player])])
+        #expect(acts(effects) == [.notify([.database, .update]), .stopPlayback, .notify([.player])])
         #expect(machine.state == .noLibrary)
     }
 
@@ -120,6 +127,32 @@ import Testing
         _ = machine.handle(.started(present: [stick], lastPlayed: nil))
         #expect(machine.handle(.action(action)) == expected)
         #expect(machine.state == state)
+    }
+
+    @Test func rescanIndexesTheActiveStickOnceAtATimeAndIdleHearsUpdateBothWays() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        _ = machine.handle(.indexed(volumeID: Self.a.id, playable: 5))
+        #expect(machine.handle(.action(.rescan)) == [.startIndexing(Self.a), .notify([.update])])
+        #expect(machine.handle(.action(.rescan)) == [], "one run at a time")
+        #expect(machine.handle(.indexed(volumeID: Self.a.id, playable: 5)).contains(.notify([.database, .update])))
+        var empty = M(settings: Self.settings)
+        _ = empty.handle(.started(present: [], lastPlayed: nil))
+        #expect(empty.handle(.action(.rescan)) == [])
+    }
+
+    @Test func disablingTheOutputMutesAndANewPlayerStartsMutedUntilItIsEnabled() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        #expect(machine.handle(.action(.setOutput(enabled: false))) == [.mute(true), .notify([.output, .mixer])])
+        #expect(machine.handle(.action(.setOutput(enabled: false))) == [])
+        #expect(machine.state == .playing, "muted is not paused")
+        // A player started again (here after the sound device came back) starts muted too.
+        _ = machine.handle(.deviceFailed("gone"))
+        let restarted = acts(machine.handle(.deviceRecovered))
+        #expect(restarted.contains(.startPlayback(Self.a, paused: false, volume: 8, rampIn: true)), "\(restarted)")
+        #expect(restarted.contains(.mute(true)))
+        #expect(machine.handle(.action(.setOutput(enabled: true))) == [.mute(false), .notify([.output, .mixer])])
     }
 
     @Test func volumeCapHoldsAcrossReload() {

@@ -57,11 +57,51 @@ import Testing
     ])
     func seekStaysInTheTrackAndPastTheEndGoesOn(_ row: SeekCase) {
         var player = machine(cursor: 1)
-        _ = player.handle(.playPause)
         let effects = player.handle(.seek(positionMs: row.positionMs, byMs: row.byMs, durationMs: 60_000))
         #expect(effects.contains(row.expected))
         #expect(effects.last == .saveState)
-        #expect(!player.paused, "a seek plays")
+        // Paused, the same seek lands in the same place and stays paused (as in MPD).
+        var paused = machine(cursor: 1)
+        _ = paused.handle(.pause)
+        let held = paused.handle(.seek(positionMs: row.positionMs, byMs: row.byMs, durationMs: 60_000))
+        guard case .start(let track, let position, _) = row.expected else { return }
+        #expect(held.contains(.start(track, positionMs: position, paused: true)))
+        #expect(paused.paused, "a seek keeps the pause")
+    }
+
+    @Test func seekToGoesToThePositionAndPastTheEndGoesOn() {
+        var player = machine(cursor: 1)
+        #expect(
+            player.handle(.seekTo(positionMs: 42_000, durationMs: 60_000)).contains(
+                .start(TrackID(2), positionMs: 42_000)))
+        #expect(
+            player.handle(.seekTo(positionMs: 60_000, durationMs: 60_000)).contains(.start(TrackID(3), positionMs: 0)))
+    }
+
+    @Test func playAndPauseAreIdempotentAndNextAndPreviousPlay() {
+        var player = machine()
+        #expect(player.handle(.play) == [])
+        #expect(player.handle(.pause) == [.pauseOutput, .saveState])
+        #expect(player.handle(.pause) == [])
+        #expect(player.handle(.next).contains(.start(TrackID(2), positionMs: 0, paused: false)))
+        #expect(!player.paused)
+        _ = player.handle(.pause)
+        #expect(player.handle(.previous(positionMs: 0)).contains(.start(TrackID(1), positionMs: 0, paused: false)))
+        #expect(!player.paused)
+        _ = player.handle(.pause)
+        // The track ending by itself (the audio thread's news crossing a pause) starts the next one paused.
+        #expect(player.handle(.trackEnded(continued: false)).contains(.start(TrackID(2), positionMs: 0, paused: true)))
+        #expect(player.paused)
+    }
+
+    @Test func muteSilencesWithoutChangingTheStepAndUnmuteBringsTheStepBack() {
+        var player = machine(volume: 10)
+        #expect(player.handle(.mute(true)) == [.setGain(0, ramp: true)])
+        #expect(player.handle(.mute(true)) == [])
+        #expect(player.handle(.volumeUp) == [.setGain(0, ramp: true), .saveState], "still silent, one step louder")
+        #expect(player.volume == 11)
+        #expect(player.handle(.mute(false)) == [.setGain(player.scale.gain(11), ramp: true)])
+        #expect(!player.muted)
     }
 
     @Test func playPauseTogglesAndSavesEachTime() {

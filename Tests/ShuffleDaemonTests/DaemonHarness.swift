@@ -113,22 +113,37 @@ final class DaemonHarness: @unchecked Sendable {
         try Run.program("/usr/bin/mpc", ["-h", socket] + arguments)
     }
 
-    /// Sends raw bytes on a fresh connection and returns everything the daemon answered before closing
-    /// (or within `seconds`).
-    func raw(_ bytes: [UInt8], seconds: Int = 5, until terminator: String? = nil) -> String {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+    /// A stream socket connected to the Unix socket at `path`, or nil.
+    static func connectUnix(_ path: String) -> Int32? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
+        return connectStream(AF_UNIX, to: address)
+    }
+
+    /// A stream socket of `family` connected to `address` (a `sockaddr_un` or `sockaddr_in`), or nil.
+    static func connectStream<Address>(_ family: Int32, to address: Address) -> Int32? {
+        let fd = Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        var address = address
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
             }
         }
-        guard connected == 0 else { return "" }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Sends raw bytes on a fresh connection and returns everything the daemon answered before closing
+    /// (or within `seconds`).
+    func raw(_ bytes: [UInt8], seconds: Int = 5, until terminator: String? = nil) -> String {
+        guard let fd = Self.connectUnix(socket) else { return "" }
+        defer { close(fd) }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -210,6 +225,23 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(at: url)
         try TestLibrary.generate(at: url, tracks: tracks, formats: .same, broken: 0, extras: false, seconds: seconds)
         return url
+    }
+
+    /// A daemon playing the cached 6-track library (8 s tracks) on a paced sink, with what the sink hears
+    /// followed from the moment music is heard. Stop the sink when done.
+    static func playingOnPacedSink() throws -> (DaemonHarness, PacedSink, HeardAudio) {
+        let library = try DaemonHarness.library(tracks: 6, seconds: 8)
+        let daemon = try DaemonHarness()
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        let recording = daemon.directory.appending("heard.raw")
+        try sink.record(to: recording)
+        try daemon.start(device: "paced", environment: sink.environment)
+        try daemon.plug(library)
+        guard DaemonHarness.wait(seconds: 10, until: { daemon.state() == "playing" && daemon.trackPath() != nil })
+        else { throw HarnessError("the stick did not start playing:\n\(daemon.log)") }
+        let heard = HeardAudio(file: recording)
+        guard heard.waitForSound() else { throw HarnessError("playing, but the sink hears nothing") }
+        return (daemon, sink, heard)
     }
 
     /// Whether the tests that mount need: root and Debian's mpc.

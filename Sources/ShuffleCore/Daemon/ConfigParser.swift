@@ -3,7 +3,7 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp", "led",
+        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout",
     ]
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -172,6 +172,8 @@ public enum ConfigParser {
                 }
                 config.tcp = address
             }
+        case "connection-timeout":
+            config.connectionTimeoutSeconds = try integer(key, value, in: 0...86_400)
         default:
             throw ValueError(message: "unknown key '\(key)'")
         }

@@ -35,6 +35,9 @@ public struct DaemonConfig: Equatable, Sendable {
     public var logLevel: Log.Level = .notice
     /// Optional TCP listening address; nil means off.
     public var tcp: TCPAddress?
+    /// Seconds after which a control-socket client that sends nothing is dropped (MPD's
+    /// `connection_timeout`); never while it waits in `idle`. 0: never.
+    public var connectionTimeoutSeconds = 60
 
     /// The defaults.
     public init() {}

@@ -94,6 +94,16 @@ public struct DaemonMachine: Sendable {
         case next
         /// Previous track or restart.
         case previous
+        /// Move within the current track by this much.
+        case seek(byMs: Int64)
+        /// Move to this position in the current track.
+        case seekTo(ms: Int64)
+        /// Play the track at this position of the cycle.
+        case playPosition(Int)
+        /// Begin a new shuffle cycle.
+        case reshuffle
+        /// Mute or unmute the output (the volume step stays).
+        case mute(Bool)
         /// Set the output volume in steps.
         case setVolume(Int)
         /// Write the resume point of the playing stick now.
@@ -112,6 +122,8 @@ public struct DaemonMachine: Sendable {
     public private(set) var active: Volume?
     /// The volume level in steps.
     public private(set) var volume: Int
+    /// Whether the output is disabled (muted); not stored: a restart plays.
+    public private(set) var muted = false
     /// Sticks being indexed.
     public private(set) var indexing: Set<String> = []
     private var playable: Set<String> = []
@@ -169,7 +181,7 @@ public struct DaemonMachine: Sendable {
             effects.append(.startIndexing(stick))
             paused = false  // plugging a stick in is asking for music
             volume = clamp(stick.storedVolume ?? volume)
-            return effects + activate(stick, rampIn: false) + [.notify([.database, .player])]
+            return effects + activate(stick, rampIn: false) + [.notify([.database, .player, .update, .playlist])]
         case .unmounted(let mountPoint):
             guard let gone = mounted.first(where: { $0.mountPoint == mountPoint }) else { return [] }
             mounted.removeAll { $0.mountPoint == mountPoint }
@@ -192,7 +204,7 @@ public struct DaemonMachine: Sendable {
             return startEffects(active, rampIn: false) + [.notify([.database, .player])]
         case .indexed(let id, let count):
             indexing.remove(id)
-            var effects: [Effect] = [.notify([.database])]
+            var effects: [Effect] = [.notify([.database, .update])]
             guard count == 0 else { return effects }
             playable.remove(id)
             effects.append(.log(.notice, "no playable audio on stick \(id); waiting for another"))
@@ -246,7 +258,7 @@ public struct DaemonMachine: Sendable {
 
     private func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
         guard deviceError == nil else { return [] }
-        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)]
+        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)] + (muted ? [.mute(true)] : [])
     }
 
     private mutating func perform(_ action: PlayerAction) -> [Effect] {
@@ -267,10 +279,37 @@ public struct DaemonMachine: Sendable {
             guard let active, playable.contains(active.id), deviceError == nil else { return [.notify([.player])] }
             _ = active
             return [wantPaused ? .pause : .resume, .saveResumePoint, .notify([.player])]
+        case .seek(let delta):
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            return [.seek(byMs: delta), .notify([.player])]
+        case .seekTo(let target):
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            return [.seekTo(ms: max(0, target)), .notify([.player])]
+        case .setOutput(let enabled):
+            guard muted == enabled else { return [] }
+            muted = !enabled
+            return [.mute(muted), .notify([.output, .mixer])]
+        case .rescan:
+            guard let active else { return [] }
+            guard indexing.insert(active.id).inserted else { return [] }
+            return [.startIndexing(active), .notify([.update])]
+        case .playPosition, .reshuffle:
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            _ = active
+            paused = false
+            return [action == .reshuffle ? .reshuffle : .playPosition(Self.position(of: action))] + [
+                .notify([.player, .playlist])
+            ]
         case .next, .previous:
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
-            return [action == .next ? .next : .previous]
+            // Asking for a track is asking to hear it: the player plays on `next` and `previous` by the
+            // same rule (`PlayerMachine`), so both say playing afterwards.
+            let wasPaused = paused
+            paused = false
+            return [action == .next ? .next : .previous] + (wasPaused ? [.notify([.player])] : [])
         }
     }
 
@@ -281,6 +320,11 @@ public struct DaemonMachine: Sendable {
         var effects: [Effect] = [.setVolume(target)]
         if active != nil { effects.append(.saveResumePoint) }
         return effects + [.notify([.mixer])]
+    }
+
+    private static func position(of action: PlayerAction) -> Int {
+        if case .playPosition(let position) = action { return position }
+        return 0
     }
 
     private func clamp(_ step: Int) -> Int { max(0, min(step, settings.maxVolume, settings.volumeSteps)) }

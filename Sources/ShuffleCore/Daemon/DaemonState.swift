@@ -43,11 +43,22 @@ public struct SongInfo: Equatable, Sendable {
     public var album: String?
     /// Duration in milliseconds.
     public var durationMs: Int64
+    /// Album artist, genre, track and disc number and year, when tagged.
+    public var albumArtist: String?
+    /// Genre tag.
+    public var genre: String?
+    /// Track number.
+    public var track: Int?
+    /// Disc number.
+    public var disc: Int?
+    /// Year (MPD's `Date`).
+    public var year: Int?
 
     /// Creates a song.
     public init(
         id: Int64, path: String, title: String? = nil, artist: String? = nil, album: String? = nil,
-        durationMs: Int64 = 0
+        durationMs: Int64 = 0, albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
+        disc: Int? = nil, year: Int? = nil
     ) {
         self.id = id
         self.path = path
@@ -55,6 +66,25 @@ public struct SongInfo: Equatable, Sendable {
         self.artist = artist
         self.album = album
         self.durationMs = durationMs
+        self.albumArtist = albumArtist
+        self.genre = genre
+        self.track = track
+        self.disc = disc
+        self.year = year
+    }
+
+    /// The value of an MPD tag (`Artist`, `Album`, `AlbumArtist`, `Title`, `Track`, `Disc`, `Genre`, `Date`).
+    public func tag(_ tag: MPDTag) -> String? {
+        switch tag {
+        case .artist: artist
+        case .album: album
+        case .albumArtist: albumArtist
+        case .title: title
+        case .track: track.map(String.init)
+        case .disc: disc.map(String.init)
+        case .genre: genre
+        case .date: year.map(String.init)
+        }
     }
 }
 
@@ -92,13 +122,39 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var albums: Int
     /// Something a person should know although the daemon plays on (a damaged database was replaced).
     public var warning: String?
+    /// Whether the player's machine holds it paused, and whether the audio thread holds its output paused
+    /// (nil when not playing or not known): both must agree with `state` (tests check they do).
+    public var playerPaused: Bool?
+    /// See `playerPaused`.
+    public var outputPaused: Bool?
+    /// MPD's playlist version (changes when the shuffle order does).
+    public var queueVersion = 1
+    /// The place and id of the track after the current one, when there is one in this cycle.
+    public var nextSong: (position: Int, id: Int64)?
+    /// Total play time of the library in milliseconds (`stats`).
+    public var playtimeMs: Int64 = 0
+    /// Whether the one output is enabled (false: muted).
+    public var outputEnabled = true
+
+    public static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
+        lhs.state == rhs.state && lhs.track == rhs.track && lhs.positionMs == rhs.positionMs
+            && lhs.volume == rhs.volume && lhs.maxVolume == rhs.maxVolume && lhs.volumeSteps == rhs.volumeSteps
+            && lhs.libraryRoot == rhs.libraryRoot && lhs.tracks == rhs.tracks && lhs.indexing == rhs.indexing
+            && lhs.queuePosition == rhs.queuePosition && lhs.sampleRate == rhs.sampleRate
+            && lhs.channels == rhs.channels && lhs.uptimeSeconds == rhs.uptimeSeconds && lhs.artists == rhs.artists
+            && lhs.albums == rhs.albums && lhs.playerPaused == rhs.playerPaused
+            && lhs.outputPaused == rhs.outputPaused && lhs.queueVersion == rhs.queueVersion
+            && lhs.nextSong?.position == rhs.nextSong?.position && lhs.nextSong?.id == rhs.nextSong?.id
+            && lhs.playtimeMs == rhs.playtimeMs && lhs.outputEnabled == rhs.outputEnabled
+    }
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
         state: DaemonState, track: SongInfo? = nil, positionMs: Int64 = 0, volume: Int = 0, maxVolume: Int = 0,
         volumeSteps: Int = 20, libraryRoot: String? = nil, tracks: Int = 0, indexing: Bool = false,
         queuePosition: Int? = nil, sampleRate: Int = 0, channels: Int = 0, uptimeSeconds: Int64 = 0,
-        artists: Int = 0, albums: Int = 0, warning: String? = nil
+        artists: Int = 0, albums: Int = 0, warning: String? = nil, playerPaused: Bool? = nil,
+        outputPaused: Bool? = nil
     ) {
         self.state = state
         self.track = track
@@ -116,6 +172,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
         self.artists = artists
         self.albums = albums
         self.warning = warning
+        self.playerPaused = playerPaused
+        self.outputPaused = outputPaused
     }
 
     /// The `status --json` object.

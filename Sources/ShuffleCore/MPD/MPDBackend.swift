@@ -14,6 +14,35 @@ public enum PlayerAction: Equatable, Sendable {
     case setVolume(Int)
     /// Change the volume by steps (the cap holds).
     case changeVolume(Int)
+    /// Move within the current track by this much (negative: back); play or pause stays as it is.
+    case seek(byMs: Int64)
+    /// Move to this position in the current track; play or pause stays as it is.
+    case seekTo(ms: Int64)
+    /// Play the track at this position of the queue (the current cycle).
+    case playPosition(Int)
+    /// Begin a new shuffle cycle now.
+    case reshuffle
+    /// Index the playing stick again (incrementally), unless a run is under way.
+    case rescan
+    /// Enable (unmute) or disable (mute) the one output.
+    case setOutput(enabled: Bool)
+}
+
+/// The queue as clients see it: the current cycle of the shuffle order.
+public struct MPDQueue: Sendable, Equatable {
+    /// MPD's playlist version: changes whenever the order changes.
+    public var version: Int
+    /// Track ids in play order.
+    public var ids: [Int64]
+    /// The place of the current track.
+    public var cursor: Int
+
+    /// Creates a queue.
+    public init(version: Int, ids: [Int64], cursor: Int) {
+        self.version = version
+        self.ids = ids
+        self.cursor = cursor
+    }
 }
 
 /// A field a search may name.
@@ -53,6 +82,21 @@ public protocol MPDBackend {
     /// Tracks matching every constraint: `exact` is `find` (whole, case-sensitive values), otherwise
     /// `search` (case-insensitive substrings, answered from the FTS index).
     func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
+    /// The queue, from memory (never a database query): nil when nothing plays.
+    func queue() -> MPDQueue?
+    /// A track of the playing library, from memory; nil when it is not (yet) known.
+    func song(id: Int64) -> SongInfo?
+    /// Every playable track of the playing library, from memory, by path (empty until it is read).
+    func librarySongs() -> [SongInfo]
+}
+
+extension MPDBackend {
+    /// No queue.
+    public func queue() -> MPDQueue? { nil }
+    /// No songs.
+    public func song(id: Int64) -> SongInfo? { nil }
+    /// No library.
+    public func librarySongs() -> [SongInfo] { [] }
 }
 
 /// MPD speaks volume as 0–100; the box has `steps` steps. Percent is the share of full scale,

@@ -1,20 +1,26 @@
 /// Carries out one MPD command against a backend and formats the response body (`key: value` lines).
 public enum MPDCommands {
-    /// The commands this daemon answers (`commands` lists them).
-    public static let supported: [String] = [
+    /// The commands this daemon answers (`commands` lists them), sorted.
+    public static let supported: [String] = (playbackCommands + connectCommands + queueCommands + libraryCommands)
+        .sorted()
+
+    static let playbackCommands = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
         "find", "idle", "next", "noidle", "notcommands", "pause", "ping", "play", "playid", "previous", "search",
-        "setvol", "shufflebox_setstep", "shufflebox_volumestep", "stats", "status", "stop", "tagtypes", "volume",
+        "seek", "seekcur", "seekid", "setvol", "shufflebox_setstep", "shufflebox_volumestep", "stats", "status",
+        "stop", "volume",
     ]
 
-    /// The idle subsystems MPD knows; only `player`, `mixer` and `database` ever fire here.
+    /// The idle subsystems MPD knows; `player`, `mixer`, `database`, `playlist` and `update` fire here.
     public static let idleNames: Set<String> = [
         "database", "update", "stored_playlist", "playlist", "player", "mixer", "output", "options", "partition",
         "sticker", "subscription", "message", "neighbor", "mount",
     ]
 
     /// Runs `request` (not a list or idle command, which `MPDSession` handles) and returns the body.
-    public static func run<B: MPDBackend>(_ request: MPDRequest, on backend: inout B) throws(MPDError) -> String {
+    public static func run<B: MPDBackend>(
+        _ request: MPDRequest, on backend: inout B, options: inout MPDClientOptions
+    ) throws(MPDError) -> String {
         let arguments = request.arguments
         switch request.name {
         case "ping":
@@ -23,9 +29,8 @@ public enum MPDCommands {
         case "commands":
             try count(request, 0...0)
             return supported.map { "command: \($0)\n" }.joined()
-        case "notcommands", "tagtypes":
-            try count(request, 0...Int.max)
-            return request.name == "tagtypes" ? "tagtype: Artist\ntagtype: Album\ntagtype: Title\n" : ""
+        case "notcommands":
+            return ""
         case "status":
             try count(request, 0...0)
             return status(backend.snapshot())
@@ -33,13 +38,14 @@ public enum MPDCommands {
             try count(request, 0...0)
             let snapshot = backend.snapshot()
             guard let track = snapshot.track else { return "" }
-            return song(track, position: snapshot.queuePosition)
+            return song(track, position: snapshot.queuePosition, tags: options.tags)
         case "stats":
             try count(request, 0...0)
             return stats(backend.snapshot())
         case "play", "playid":
             try count(request, 0...1)
-            return try perform(.play, request, &backend)
+            guard let argument = arguments.first else { return try perform(.play, request, &backend) }
+            return try play(argument, byID: request.name == "playid", request, &backend)
         case "stop":
             try count(request, 0...0)
             return try perform(.pause, request, &backend)
@@ -80,96 +86,67 @@ public enum MPDCommands {
             let action: PlayerAction =
                 request.name == "shufflebox_setstep" ? .setVolume(number) : .changeVolume(number)
             return try perform(action, request, &backend)
+        case "seekcur":
+            try count(request, 1...1)
+            let text = arguments[0]
+            let milliseconds = try Self.milliseconds(text)
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                return try perform(.seek(byMs: milliseconds), request, &backend)
+            }
+            return try perform(.seekTo(ms: milliseconds), request, &backend)
+        case "seek", "seekid":
+            try count(request, 2...2)
+            let snapshot = backend.snapshot()
+            guard let wanted = Int64(arguments[0]), wanted >= 0 else {
+                throw MPDError(.argument, "Integer expected: \(arguments[0])")
+            }
+            let milliseconds = try Self.milliseconds(arguments[1])
+            let current = request.name == "seek" ? snapshot.queuePosition.map(Int64.init) : snapshot.track?.id
+            guard let current, current == wanted, snapshot.track != nil else {
+                throw MPDError(.noExist, "only the current song can be seeked in this shuffle player")
+            }
+            return try perform(.seekTo(ms: max(0, milliseconds)), request, &backend)
         case "search", "find":
+            // `find` is an exact filter: answered from the listing when there is one; `search` ranks through
+            // the full-text index unless it names what only the listing has.
+            if needsListing(arguments) || (request.name == "find" && !backend.librarySongs().isEmpty) {
+                return try findInLibrary(request, backend, options)
+            }
             let constraints = try searchConstraints(request)
             let exact = request.name == "find"
-            return try backend.search(constraints, exact: exact).enumerated().map { song($1, position: nil) }.joined()
+            return try backend.search(constraints, exact: exact).map { song($0, position: nil, tags: options.tags) }
+                .joined()
+        case "enableoutput", "disableoutput", "toggleoutput":
+            // The one output; disabling it mutes the box without touching the volume step.
+            try count(request, 1...1)
+            guard arguments[0] == "0" else { throw MPDError(.noExist, "No such audio output") }
+            let enable: Bool
+            switch request.name {
+            case "enableoutput": enable = true
+            case "disableoutput": enable = false
+            default: enable = !backend.snapshot().outputEnabled
+            }
+            return try perform(.setOutput(enabled: enable), request, &backend)
+        case "update", "rescan":
+            // The whole stick is indexed again, incrementally, whatever URI is named: unchanged files cost a
+            // stat each. Status says `updating_db: 1` until the run ends (idle `update` fires both times).
+            try count(request, 0...1)
+            if let error = backend.perform(.rescan) { throw error }
+            guard backend.snapshot().libraryRoot != nil else {
+                throw MPDError(.noExist, "no library: plug in a USB stick with music")
+            }
+            return "updating_db: 1\n"
         default:
+            if let body = try connectCommand(request, backend.snapshot(), &options) { return body }
+            if let body = try queueCommand(request, &backend, options) { return body }
+            if let body = try libraryCommand(request, backend, options) { return body }
             throw MPDError(.unknown, "unknown command \"\(request.name)\"")
         }
     }
 
-    // MARK: - Responses
-
-    /// The `status` body.
-    public static func status(_ snapshot: PlayerSnapshot) -> String {
-        var lines: [(String, String)] = [
-            ("volume", String(MPDVolume.percent(step: snapshot.volume, steps: snapshot.volumeSteps))),
-            ("repeat", "1"), ("random", "1"), ("single", "0"), ("consume", "0"),
-            ("playlist", String(snapshot.tracks + 1)), ("playlistlength", String(snapshot.tracks)),
-            ("mixrampdb", "0.000000"),
-        ]
-        let state: String
-        switch snapshot.state {
-        case .playing where snapshot.track != nil: state = "play"
-        case .paused where snapshot.track != nil: state = "pause"
-        default: state = "stop"
-        }
-        lines.append(("state", state))
-        if let track = snapshot.track, state != "stop" {
-            if let position = snapshot.queuePosition { lines.append(("song", String(position))) }
-            lines.append(("songid", String(track.id)))
-            lines.append(("time", "\(snapshot.positionMs / 1000):\((track.durationMs + 500) / 1000)"))
-            lines.append(("elapsed", seconds(snapshot.positionMs)))
-            lines.append(("bitrate", "0"))
-            lines.append(("duration", seconds(track.durationMs)))
-            if snapshot.sampleRate > 0 {
-                lines.append(("audio", "\(snapshot.sampleRate):16:\(snapshot.channels)"))
-            }
-        }
-        if snapshot.indexing { lines.append(("updating_db", "1")) }
-        if let reason = snapshot.state.errorReason { lines.append(("error", reason)) }
-        // Extension keys (MPD clients ignore unknown keys): what `shufflebox status` needs beyond MPD.
-        lines.append(("x-state", snapshot.state.name))
-        lines.append(("x-volume-step", String(snapshot.volume)))
-        lines.append(("x-volume-steps", String(snapshot.volumeSteps)))
-        lines.append(("x-max-volume", String(snapshot.maxVolume)))
-        if let root = snapshot.libraryRoot { lines.append(("x-library-root", root)) }
-        if let warning = snapshot.warning { lines.append(("x-warning", warning)) }
-        return format(lines)
-    }
-
-    /// The `stats` body.
-    public static func stats(_ snapshot: PlayerSnapshot) -> String {
-        format([
-            ("artists", String(snapshot.artists)), ("albums", String(snapshot.albums)),
-            ("songs", String(snapshot.tracks)), ("uptime", String(snapshot.uptimeSeconds)), ("playtime", "0"),
-            ("db_playtime", "0"), ("db_update", "0"),
-        ])
-    }
-
-    /// One song's lines (`file`, `Title`, `Artist`, `Album`, `Time`, `duration`, `Pos`, `Id`).
-    public static func song(_ song: SongInfo, position: Int?) -> String {
-        var lines: [(String, String)] = [("file", song.path)]
-        if let title = song.title { lines.append(("Title", title)) }
-        if let artist = song.artist { lines.append(("Artist", artist)) }
-        if let album = song.album { lines.append(("Album", album)) }
-        lines.append(("Time", String((song.durationMs + 500) / 1000)))
-        lines.append(("duration", seconds(song.durationMs)))
-        if let position { lines.append(("Pos", String(position))) }
-        lines.append(("Id", String(song.id)))
-        return format(lines)
-    }
-
-    /// `key: value` lines; a newline inside a value (a hostile tag) is replaced by a space.
-    public static func format(_ pairs: [(String, String)]) -> String {
-        pairs.map { key, value in
-            let flat =
-                value.contains(where: { $0 == "\n" || $0 == "\r" })
-                ? String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) : value
-            return "\(key): \(flat)\n"
-        }.joined()
-    }
-
-    private static func seconds(_ milliseconds: Int64) -> String {
-        let ms = max(0, milliseconds)
-        let fraction = String(ms % 1000)
-        return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
     // MARK: - Helpers
 
-    private static func count(_ request: MPDRequest, _ range: ClosedRange<Int>) throws(MPDError) {
+    static func count(_ request: MPDRequest, _ range: ClosedRange<Int>) throws(MPDError) {
         if request.arguments.count < range.lowerBound {
             throw MPDError(.argument, "too few arguments for \"\(request.name)\"")
         }
@@ -178,7 +155,7 @@ public enum MPDCommands {
         }
     }
 
-    private static func perform<B: MPDBackend>(
+    static func perform<B: MPDBackend>(
         _ action: PlayerAction, _ request: MPDRequest, _ backend: inout B
     ) throws(MPDError) -> String {
         if let error = backend.perform(action) { throw error }

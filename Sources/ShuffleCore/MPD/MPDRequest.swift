@@ -45,23 +45,10 @@ public struct MPDRequest: Equatable, Sendable {
             var argument = ""
             if scalars[index] == "\"" {
                 index += 1
-                var closed = false
-                while index < scalars.count {
-                    let scalar = scalars[index]
-                    index += 1
-                    if scalar == "\"" {
-                        closed = true
-                        break
-                    }
-                    if scalar == "\\" {
-                        guard index < scalars.count else { break }
-                        argument.unicodeScalars.append(scalars[index])
-                        index += 1
-                    } else {
-                        argument.unicodeScalars.append(scalar)
-                    }
+                guard let text = Self.readQuoted(scalars, &index, until: "\"") else {
+                    throw MPDError(.argument, "Missing closing '\"'")
                 }
-                guard closed else { throw MPDError(.argument, "Missing closing '\"'") }
+                argument = text
                 if index < scalars.count, scalars[index] != " ", scalars[index] != "\t" {
                     throw MPDError(.argument, "Space expected after closing '\"'")
                 }
@@ -75,6 +62,25 @@ public struct MPDRequest: Equatable, Sendable {
             arguments.append(argument)
         }
         return MPDRequest(name: name, arguments: arguments)
+    }
+
+    /// Reads a quoted string's body from `index` (just after the opening quote) up to and past the closing
+    /// `quote`; a backslash makes the next character literal. Nil when the closing quote is missing.
+    static func readQuoted(_ scalars: [Unicode.Scalar], _ index: inout Int, until quote: Unicode.Scalar) -> String? {
+        var out = ""
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if scalar == quote { return out }
+            if scalar == "\\" {
+                guard index < scalars.count else { return nil }
+                out.unicodeScalars.append(scalars[index])
+                index += 1
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return nil
     }
 
     /// Quotes `argument` for sending (the client side of the same rules).

@@ -6,6 +6,14 @@ public enum IdleSubsystem: String, Equatable, Hashable, Sendable, CaseIterable {
     case mixer
     /// The library changed (indexing progress, a stick came or went).
     case database
+    /// The queue (the shuffle cycle) changed.
+    case playlist
+    /// An index run started or ended (`updating_db`).
+    case update
+    /// Playback options changed (never here: shuffle only; listed so clients may wait on it).
+    case options
+    /// The output was enabled or disabled.
+    case output
 }
 
 /// The protocol state of one client connection: command lists and idle. Pure: the daemon feeds it
@@ -38,6 +46,8 @@ public struct MPDSession: Sendable {
 
     private var mode = Mode.normal
     private var pending: Set<String> = []
+    /// What this client chose with `tagtypes` and `binarylimit`.
+    public private(set) var options = MPDClientOptions()
 
     /// A new session.
     public init() {}
@@ -119,7 +129,7 @@ public struct MPDSession: Sendable {
             return Reply("")
         default:
             do throws(MPDError) {
-                return Reply(try MPDCommands.run(request, on: &backend) + "OK\n")
+                return Reply(try MPDCommands.run(request, on: &backend, options: &options) + "OK\n")
             } catch {
                 return Reply(error.ackLine(listIndex: 0, command: request.name))
             }
@@ -160,7 +170,7 @@ public struct MPDSession: Sendable {
                 break
             }
             do throws(MPDError) {
-                out += try MPDCommands.run(request, on: &backend)
+                out += try MPDCommands.run(request, on: &backend, options: &options)
             } catch {
                 return Reply(out + error.ackLine(listIndex: index, command: request.name))
             }

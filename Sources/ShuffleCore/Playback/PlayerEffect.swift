@@ -2,8 +2,9 @@
 public enum PlayerEffect: Equatable, Sendable {
     /// Print the track's line ("artist - title"): it starts now.
     case announce(TrackID)
-    /// Drop whatever is buffered and start `track` at `positionMs`.
-    case start(TrackID, positionMs: Int64)
+    /// Drop whatever is buffered and start `track` at `positionMs`: playing, or opened and held at that
+    /// position when `paused` (the player was paused when the track changed by itself, or on a seek).
+    case start(TrackID, positionMs: Int64, paused: Bool = false)
     /// The track to continue with, gaplessly, when the current one ends (nil: none, stop and report).
     case queue(TrackID?)
     /// Stop output at once (buffered audio is dropped) and remember the position.
@@ -34,13 +35,27 @@ public enum PlayerEvent: Equatable, Sendable {
     case begin(positionMs: Int64)
     /// Play/pause toggle.
     case playPause
-    /// Skip to the next track.
+    /// Play (nothing when playing already).
+    case play
+    /// Pause (nothing when paused already).
+    case pause
+    /// Skip to the next track (and play).
     case next
-    /// Previous: within the first 3 s of a track go back one track, later restart the track (the iPod rule).
+    /// Previous: within the first 3 s of a track go back one track, later restart the track (the iPod rule);
+    /// plays.
     case previous(positionMs: Int64)
     /// Seek within the current track by `byMs` (negative: back) from `positionMs`, in a track `durationMs`
-    /// long: before the start means the start; at or past the end means the next track. Unpauses.
+    /// long: before the start means the start; at or past the end means the next track. Keeps play/pause.
     case seek(positionMs: Int64, byMs: Int64, durationMs: Int64)
+    /// Seek to `positionMs` in the current track, `durationMs` long (at or past the end: the next track).
+    /// Keeps play/pause.
+    case seekTo(positionMs: Int64, durationMs: Int64)
+    /// Play the track at `position` of the cycle (from its start); nothing when there is no such place.
+    case jump(position: Int)
+    /// Begin a new cycle now (a fresh shuffle, not starting with the current track) and play its first track.
+    case reshuffle
+    /// Mute (true) or unmute the output without changing the volume step (MPD's disabled output).
+    case mute(Bool)
     /// One volume step up (never beyond the cap).
     case volumeUp
     /// One volume step down.

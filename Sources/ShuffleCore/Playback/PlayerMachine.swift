@@ -1,5 +1,10 @@
 /// The player's decisions, without I/O: takes `PlayerEvent`s, returns `PlayerEffect`s for the engine to
 /// carry out. Holds the shuffle order, play/pause and the volume.
+///
+/// Paused or playing changes by one rule, whatever the order of events: `play`, `pause` and `playPause` set
+/// it; `next`, `previous`, `jump` and `reshuffle` (a person asking for a track) play; everything else keeps it, so a track that
+/// ends, fails or leaves the library while paused is followed by the next one, started paused. Every
+/// `start` effect carries the state the audio thread must be in afterwards, so the two cannot come apart.
 public struct PlayerMachine: Sendable, Equatable {
     /// How far into a track "previous" still goes back rather than restarting.
     public static let previousWindowMs: Int64 = 3_000
@@ -10,6 +15,8 @@ public struct PlayerMachine: Sendable, Equatable {
     public private(set) var paused = false
     /// Whether a track is under way (after `begin`, until `finish`).
     public private(set) var started = false
+    /// Whether the output is muted (the volume step is kept, and applies again on unmuting).
+    public private(set) var muted = false
     /// The volume step (always within 0…cap).
     public private(set) var volume: Int
     /// The volume curve and cap.
@@ -38,14 +45,17 @@ public struct PlayerMachine: Sendable, Equatable {
             guard let track = order.current else { return [.finish(.nothingPlayable)] }
             started = true
             paused = false
-            return [.setGain(scale.gain(volume), ramp: false), .announce(track)]
-                + [.start(track, positionMs: max(0, position)), .queue(order.upcoming), .saveState]
+            return [.setGain(muted ? 0 : scale.gain(volume), ramp: false), .announce(track)]
+                + [.start(track, positionMs: max(0, position), paused: false), .queue(order.upcoming), .saveState]
         case .playPause:
-            guard started else { return [] }
-            paused.toggle()
-            return [paused ? .pauseOutput : .resumeOutput, .saveState]
+            return setPaused(!paused)
+        case .play:
+            return setPaused(false)
+        case .pause:
+            return setPaused(true)
         case .next:
             guard started else { return [] }
+            paused = false
             return moveOn(advancing: true, continued: false)
         case .previous(let position):
             guard started, let current = order.current else { return [] }
@@ -54,13 +64,28 @@ public struct PlayerMachine: Sendable, Equatable {
                 track = earlier
             }
             paused = false
-            return [.announce(track), .start(track, positionMs: 0), .queue(order.upcoming), .saveState]
+            return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
+        case .seekTo(let position, let duration):
+            return handle(.seek(positionMs: 0, byMs: position, durationMs: duration))
         case .seek(let position, let delta, let duration):
             guard started, let current = order.current else { return [] }
             let target = max(0, position + delta)
             if target >= duration { return moveOn(advancing: true, continued: false) }
+            return [.start(current, positionMs: target, paused: paused), .queue(order.upcoming), .saveState]
+        case .jump(let position):
+            guard started, order.jump(to: position), let track = order.current else { return [] }
             paused = false
-            return [.start(current, positionMs: target), .queue(order.upcoming), .saveState]
+            return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
+        case .reshuffle:
+            guard started, !order.order.isEmpty else { return [] }
+            order.startNewCycle(avoidingFirst: order.current)
+            guard let track = order.current else { return [] }
+            paused = false
+            return [.announce(track), .start(track, positionMs: 0, paused: false), .queue(order.upcoming), .saveState]
+        case .mute(let on):
+            guard on != muted else { return [] }
+            muted = on
+            return [.setGain(muted ? 0 : scale.gain(volume), ramp: true)]
         case .volumeUp: return setVolume(volume + 1)
         case .volumeDown: return setVolume(volume - 1)
         case .setVolume(let step): return setVolume(step)
@@ -106,17 +131,22 @@ public struct PlayerMachine: Sendable, Equatable {
             next = order.current
         }
         guard let track = next else { return [.saveState, .finish(.nothingPlayable)] }
-        paused = false
         var effects: [PlayerEffect] = [.announce(track)]
-        if !continued { effects.append(.start(track, positionMs: 0)) }
+        if !continued { effects.append(.start(track, positionMs: 0, paused: paused)) }
         effects += [.queue(order.upcoming), .saveState]
         return effects
+    }
+
+    private mutating func setPaused(_ wanted: Bool) -> [PlayerEffect] {
+        guard started, wanted != paused else { return [] }
+        paused = wanted
+        return [paused ? .pauseOutput : .resumeOutput, .saveState]
     }
 
     private mutating func setVolume(_ step: Int) -> [PlayerEffect] {
         let clamped = scale.clamp(step)
         guard clamped != volume else { return [] }
         volume = clamped
-        return [.setGain(scale.gain(volume), ramp: true), .saveState]
+        return [.setGain(muted ? 0 : scale.gain(volume), ramp: true), .saveState]
     }
 }

@@ -59,6 +59,13 @@ public struct ShuffleOrder: Sendable, Equatable {
         return current
     }
 
+    /// Moves to `position` of the cycle (a client's `play POS`); false when there is no such place.
+    public mutating func jump(to position: Int) -> Bool {
+        guard order.indices.contains(position) else { return false }
+        cursor = position
+        return true
+    }
+
     /// Begins a new cycle: a fresh uniform shuffle of every track. When it would begin with `last` (the track
     /// that just ended) and there is another track, the first place is swapped with a uniformly chosen other
     /// place, which keeps the order uniform among those not beginning with `last`.

@@ -27,6 +27,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var log: Log
     private let startedAt = TimerFD.now()
     private var trackCount: [String: Int] = [:]
+    /// The queue version idle clients last heard about.
+    private var lastQueueVersion = 0
+    /// The stick whose listing is read once its first track starts (reading it sooner, on the store's
+    /// queue, would hold up the player's own first reads, and a known stick resumes within ~200 ms).
+    private var listingWanted: String?
     /// Earliest time (monotonic ns) the shuffle may grow again while a stick is being indexed.
     private var nextGrowth: UInt64 = 0
     /// How often the shuffle grows while indexing.
@@ -55,7 +60,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// Opens the socket, reads the mount table, resumes, and tells systemd it is ready.
     func start(socketPath: String) throws(DaemonError) {
-        server = try ControlServer(loop: loop, path: socketPath, tcp: config.tcp, backend: self)
+        server = try ControlServer(
+            loop: loop, path: socketPath, tcp: config.tcp, timeoutSeconds: config.connectionTimeoutSeconds,
+            log: log, backend: self)
         loop.watch(signals.descriptor, events: Int16(POLLIN)) { [unowned self] _ in
             for number in self.signals.take() { self.received(signal: number) }
         }
@@ -163,7 +170,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             server?.notify([.database])
         case .finished(let playable):
             trackCount[volumeID] = playable
-            if machine.active?.id == volumeID { player.tracksAdded() }
+            if machine.active?.id == volumeID {
+                player.tracksAdded()
+                refreshListing(volumeID)
+            }
             apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
         case .failed(let reason):
             log.warning(reason)
@@ -182,6 +192,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 log.info("first sample of \(machine.active?.mountPoint ?? "the stick") \(total) ms after the mount")
             }
             apply(machine.handle(.trackStarted))
+            noticeQueueChange()
+            if let volumeID = listingWanted {
+                listingWanted = nil
+                refreshListing(volumeID)
+            }
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
         case .deviceRecovered: apply(machine.handle(.deviceRecovered))
         case .libraryVanished(let mountPoint): apply(machine.handle(.unmounted(mountPoint: mountPoint)))
@@ -204,11 +219,19 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 player.start(volume, paused: paused, level: level, rampIn: rampIn) { [loop] report in
                     loop.post { [weak self] in self?.playerReport(report) }
                 }
+                // Read once the first samples are out: the player's own start-up reads come first.
+                listingWanted = volume.id
+                if paused { refreshListing(volume.id) }
             case .stopPlayback: player.stop()
             case .pause: player.pause()
             case .resume: player.resume()
             case .next: player.next()
             case .previous: player.previous()
+            case .seek(let delta): player.seek(by: delta)
+            case .seekTo(let target): player.seek(to: target)
+            case .playPosition(let position): player.play(position: position)
+            case .reshuffle: player.reshuffle()
+            case .mute(let on): player.setMuted(on)
             case .setVolume(let level): player.setLevel(level)
             case .saveResumePoint: player.saveResumePoint()
             case .notify(let subsystems): server?.notify(subsystems)
@@ -254,30 +277,75 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     // MARK: - MPDBackend
 
     func snapshot() -> PlayerSnapshot {
-        let now = (machine.state == .playing || machine.state == .paused) ? player.now() : nil
+        let playing = machine.state == .playing || machine.state == .paused
+        let now = playing ? player.now() : nil
+        let queue = playing ? player.queue() : nil
         let active = machine.active
-        let counts = active.map { library.counts(volumeID: $0.id) } ?? (tracks: 0, artists: 0, albums: 0)
-        return PlayerSnapshot(
+        let counts = active.map { library.counts(volumeID: $0.id) } ?? LibraryCounts()
+        let indexed = active.flatMap { trackCount[$0.id] } ?? 0
+        var snapshot = PlayerSnapshot(
             state: machine.state, track: now?.song, positionMs: now?.positionMs ?? 0, volume: machine.volume,
             maxVolume: machine.settings.maxVolume, volumeSteps: machine.settings.volumeSteps,
-            libraryRoot: active?.mountPoint, tracks: max(counts.tracks, now?.queueLength ?? 0),
+            libraryRoot: active?.mountPoint, tracks: max(counts.tracks, indexed, queue?.ids.count ?? 0),
             indexing: active.map { machine.indexing.contains($0.id) } ?? false, queuePosition: now?.queuePosition,
             sampleRate: now?.sampleRate ?? 0, channels: now?.channels ?? 0,
             uptimeSeconds: Int64((TimerFD.now() - startedAt) / 1_000_000_000), artists: counts.artists,
-            albums: counts.albums, warning: library.warning)
+            albums: counts.albums, warning: library.warning, playerPaused: now?.playerPaused,
+            outputPaused: now?.outputPaused)
+        snapshot.playtimeMs = counts.playtimeMs
+        snapshot.outputEnabled = !machine.muted
+        if let queue {
+            snapshot.queueVersion = queue.version
+            let next = queue.cursor + 1
+            if queue.ids.indices.contains(next) { snapshot.nextSong = (next, queue.ids[next]) }
+        }
+        return snapshot
+    }
+
+    func queue() -> MPDQueue? {
+        guard machine.state == .playing || machine.state == .paused else { return nil }
+        return player.queue()
+    }
+
+    func song(id: Int64) -> SongInfo? {
+        guard let active = machine.active else { return nil }
+        return library.song(volumeID: active.id, id: id)
+    }
+
+    func librarySongs() -> [SongInfo] {
+        guard let active = machine.active else { return [] }
+        return library.songs(volumeID: active.id)
+    }
+
+    /// Reads the active stick's listing again in the background; clients hear of it when it is in.
+    private func refreshListing(_ volumeID: String) {
+        library.refreshListing(volumeID: volumeID) { [loop] in
+            loop.post { [weak self] in self?.server?.notify([.database, .playlist]) }
+        }
+    }
+
+    /// Tells idle clients when the shuffle order changed since last looked at.
+    private func noticeQueueChange() {
+        guard let version = queue()?.version else { return }
+        if version != lastQueueVersion {
+            lastQueueVersion = version
+            server?.notify([.playlist])
+        }
     }
 
     func perform(_ action: PlayerAction) -> MPDError? {
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
-        case .setVolume, .changeVolume: return nil
+        case .setVolume, .changeVolume, .rescan, .setOutput: return nil
         default:
             switch before {
             case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")
             case .indexing:
-                return action == .next || action == .previous
-                    ? MPDError(.noExist, "still looking for the first playable track") : nil
+                switch action {
+                case .play, .pause, .toggle: return nil
+                default: return MPDError(.noExist, "still looking for the first playable track")
+                }
             case .error(let reason): return MPDError(.system, reason)
             default: return nil
             }
@@ -303,7 +371,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .seekForward, .seekBack:
             // Each hold repeat skips this far, so holding the button scans through the track.
             guard case .playing = machine.state else { return }
-            player.seek(by: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs)
+            _ = perform(.seek(byMs: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs))
         case .lock, .speak:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }

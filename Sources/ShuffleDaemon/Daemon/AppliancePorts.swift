@@ -38,6 +38,22 @@ struct NowPlaying: Sendable, Equatable {
     var sampleRate: Int
     /// Channels.
     var channels: Int
+    /// Whether the player's own machine holds it paused.
+    var playerPaused: Bool
+    /// Whether the audio thread holds its output paused (nil: not known yet).
+    var outputPaused: Bool?
+}
+
+/// What `stats` counts in a library.
+struct LibraryCounts: Sendable, Equatable {
+    /// Playable tracks.
+    var tracks = 0
+    /// Distinct artists.
+    var artists = 0
+    /// Distinct albums.
+    var albums = 0
+    /// Total play time in milliseconds.
+    var playtimeMs: Int64 = 0
 }
 
 /// The library side the appliance drives: identities, indexing, search. Calls come from the loop thread
@@ -51,8 +67,15 @@ protocol ApplianceLibrary: AnyObject {
     func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void)
     /// Stops indexing a stick that went away.
     func stopIndexing(volumeID: String)
-    /// Counts for `stats`.
-    func counts(volumeID: String) -> (tracks: Int, artists: Int, albums: Int)
+    /// Counts for `stats`, from memory (never a query on the loop's thread).
+    func counts(volumeID: String) -> LibraryCounts
+    /// One playable track of the stick, from memory (nil until the listing is loaded).
+    func song(volumeID: String, id: Int64) -> SongInfo?
+    /// Every playable track of the stick, from memory, by path.
+    func songs(volumeID: String) -> [SongInfo]
+    /// Reads the stick's listing again in the background (after an index run added to it); `done` is
+    /// called on some thread once the new listing is in memory.
+    func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void)
     /// `search`/`find` over a stick's index.
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
     /// Closes the database (after the player stopped).
@@ -83,6 +106,16 @@ protocol AppliancePlayer: AnyObject {
     func previous()
     /// Seeks within the current track by `milliseconds` (negative: back).
     func seek(by milliseconds: Int64)
+    /// Seeks to `milliseconds` into the current track.
+    func seek(to milliseconds: Int64)
+    /// Plays the track at `position` of the cycle.
+    func play(position: Int)
+    /// Begins a new shuffle cycle.
+    func reshuffle()
+    /// The queue (the cycle), from memory.
+    func queue() -> MPDQueue?
+    /// Mutes or unmutes the output (the level stays).
+    func setMuted(_ muted: Bool)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
     /// Writes the resume point now.

@@ -2,26 +2,47 @@ import Glibc
 import LibLinux
 import ShuffleCore
 
-/// The control socket: a Unix socket (mode 0660) and optionally TCP, speaking the MPD subset through
+/// The control socket: a Unix socket (mode 0660) and optionally TCP, speaking the MPD protocol through
 /// `MPDSession`. Everything runs on the event loop's thread: non-blocking accept, read and write.
+///
+/// TCP and the Unix socket have client limits of their own, so however many phones and laptops are
+/// connected over the network, the owner's `shufflebox status`/`ctl` always gets in. A client that sends
+/// nothing for `timeout` is dropped (MPD's `connection_timeout`), never while it waits in `idle`; one timer,
+/// armed for the earliest such deadline only while there are clients.
 final class ControlServer {
-    /// At most this many clients at once; more are accepted and closed at once.
-    static let maxClients = 64
-    /// A client that does not read its answers is dropped past this much queued output.
+    /// At most this many TCP clients at once; more are accepted and closed at once.
+    static let maxTCPClients = 64
+    /// At most this many Unix-socket clients at once (the owner's tools and local clients).
+    static let maxUnixClients = 64
+    /// A client that does not read its answers is dropped when a new answer finds more than this much of
+    /// the earlier ones still unread (one large answer, a 100,000-track `playlistinfo`, is fine).
     static let maxQueuedOutput = 1 << 20
 
     private final class Client {
         let fd: Int32
+        let tcp: Bool
         var lines = MPDLineBuffer()
         var session = MPDSession()
         var output: [UInt8] = []
+        /// How much of `output` has been written (compacted once it is most of it).
+        var written = 0
         var closing = false
-        init(fd: Int32) { self.fd = fd }
+        /// When it last sent something (monotonic ns).
+        var lastHeard: UInt64
+        init(fd: Int32, tcp: Bool, now: UInt64) {
+            self.fd = fd
+            self.tcp = tcp
+            lastHeard = now
+        }
     }
 
     private let loop: EventLoop
     private let backend: any MPDBackend & AnyObject
+    private let log: Log
+    /// Nanoseconds of silence after which a client is dropped (0: never).
+    private let timeout: UInt64
     private var listeners: [Int32] = []
+    private var tcpListener: Int32 = -1
     private var clients: [Int32: Client] = [:]
     /// Changes announced while a request is being answered, delivered right after it: a command that
     /// changes the volume notifies the very session that is in the middle of `receive`.
@@ -31,15 +52,21 @@ final class ControlServer {
     let path: String
 
     /// Binds the Unix socket at `path` (and TCP at `tcp`) and starts accepting.
-    init(loop: EventLoop, path: String, tcp: TCPAddress?, backend: any MPDBackend & AnyObject) throws(DaemonError) {
+    init(
+        loop: EventLoop, path: String, tcp: TCPAddress?, timeoutSeconds: Int, log: Log,
+        backend: any MPDBackend & AnyObject
+    ) throws(DaemonError) {
         self.loop = loop
         self.backend = backend
         self.path = path
+        self.log = log
+        timeout = UInt64(max(0, timeoutSeconds)) * 1_000_000_000
         let unix = try Self.listenUnix(path)
         listeners.append(unix)
         if let tcp {
             do throws(DaemonError) {
-                listeners.append(try Self.listenTCP(tcp))
+                tcpListener = try Self.listenTCP(tcp)
+                listeners.append(tcpListener)
             } catch {
                 close(unix)
                 unlink(path)
@@ -60,9 +87,15 @@ final class ControlServer {
             deferred.formUnion(subsystems)
             return
         }
+        var woke = false
         for client in clients.values {
-            if let reply = client.session.notify(subsystems) { send(reply, to: client) }
+            guard let reply = client.session.notify(subsystems) else { continue }
+            // Its silence is counted from the end of its idle, as MPD does.
+            client.lastHeard = TimerFD.now()
+            woke = true
+            send(reply, to: client)
         }
+        if woke && !loop.hasTimer("clients") { armTimeout() }
     }
 
     /// Closes every socket and removes the Unix socket file.
@@ -84,12 +117,17 @@ final class ControlServer {
             guard fd >= 0 else { return }  // EAGAIN: no more pending; other errors: try next round
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            guard clients.count < Self.maxClients else {
+            let tcp = listener == tcpListener
+            let limit = tcp ? Self.maxTCPClients : Self.maxUnixClients
+            guard clients.values.filter({ $0.tcp == tcp }).count < limit else {
+                log.info(
+                    "refused a \(tcp ? "TCP" : "Unix-socket") client: \(limit) are connected, the most there may be")
                 close(fd)
                 continue
             }
-            let client = Client(fd: fd)
+            let client = Client(fd: fd, tcp: tcp, now: TimerFD.now())
             clients[fd] = client
+            if !loop.hasTimer("clients") { armTimeout() }
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in self.service(client, revents) }
             send(MPDSession.Reply(MPDSession.greeting), to: client)
         }
@@ -107,6 +145,7 @@ final class ControlServer {
             drop(client)
             return
         }
+        client.lastHeard = TimerFD.now()
         var backend = self.backend
         for chunk in client.lines.append(buffer.prefix(count)) {
             dispatching = true
@@ -120,22 +159,25 @@ final class ControlServer {
             deferred.removeAll()
             notify(changed)
         }
+        if !loop.hasTimer("clients") { armTimeout() }
     }
 
     private func send(_ reply: MPDSession.Reply, to client: Client) {
-        client.output.append(contentsOf: reply.text.utf8)
-        if reply.close { client.closing = true }
-        if client.output.count > Self.maxQueuedOutput {
+        if client.output.count - client.written > Self.maxQueuedOutput {
+            log.info("dropped a \(client.tcp ? "TCP" : "Unix-socket") client that does not read its answers")
             drop(client)
             return
         }
+        client.output.append(contentsOf: reply.text.utf8)
+        if reply.close { client.closing = true }
         flush(client)
     }
 
     private func flush(_ client: Client) {
-        while !client.output.isEmpty {
+        while client.written < client.output.count {
+            let offset = client.written
             let written = client.output.withUnsafeBytes {
-                Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                Glibc.send(client.fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -146,8 +188,12 @@ final class ControlServer {
                 drop(client)
                 return
             }
-            client.output.removeFirst(written)
+            // Move the index, not the bytes: removing from the front of a large answer each time would
+            // copy it over and over.
+            client.written += written
         }
+        client.output.removeAll(keepingCapacity: client.output.count <= 1 << 16)
+        client.written = 0
         loop.setEvents(client.fd, Int16(POLLIN))
         if client.closing { drop(client) }
     }
@@ -156,6 +202,29 @@ final class ControlServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.unwatch(client.fd)
         close(client.fd)
+        if clients.isEmpty { loop.setTimer("clients", at: nil) }
+    }
+
+    /// Arms the timer for the earliest moment a client that is not idle may have been silent too long.
+    private func armTimeout() {
+        guard timeout > 0 else { return }
+        let deadlines = clients.values.filter { !$0.session.isIdle }.map { $0.lastHeard + timeout }
+        guard let next = deadlines.min() else {
+            loop.setTimer("clients", at: nil)
+            return
+        }
+        loop.setTimer("clients", at: next) { [unowned self] in self.dropSilentClients() }
+    }
+
+    private func dropSilentClients() {
+        let now = TimerFD.now()
+        for client in clients.values where !client.session.isIdle && now >= client.lastHeard + timeout {
+            log.info(
+                "dropped a \(client.tcp ? "TCP" : "Unix-socket") client that sent nothing for \(timeout / 1_000_000_000) s"
+            )
+            drop(client)
+        }
+        armTimeout()
     }
 
     // MARK: - Listening sockets

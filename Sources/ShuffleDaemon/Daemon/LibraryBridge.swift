@@ -17,6 +17,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     private let runs = Locked<[String: IndexCancellation]>([:])
     /// The last replacement of a damaged database (for `status`), and who to tell of the next one.
     private let damage = Locked<(warning: String?, handler: (@Sendable () -> Void)?)>((nil, nil))
+    /// Each stick's playable tracks in memory, for the queue, song lists and `stats`: the loop thread
+    /// answers from here and never waits on a query (a 100,000-track count or listing takes a while).
+    private let listings = Locked<[String: LibraryListing]>([:])
 
     /// Opens (creating) the database at `path`; a damaged one is moved aside and replaced, now or whenever
     /// SQLite later finds it damaged (the index is rebuilt from the sticks; resume points are lost).
@@ -156,15 +159,38 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         runs.withLock { $0.removeValue(forKey: volumeID)?.cancel() }
     }
 
-    func counts(volumeID: String) -> (tracks: Int, artists: Int, albums: Int) {
+    func counts(volumeID: String) -> LibraryCounts {
+        listings.withLock { $0[volumeID]?.counts } ?? LibraryCounts()
+    }
+
+    func song(volumeID: String, id: Int64) -> SongInfo? {
+        listings.withLock { $0[volumeID]?[id: id] }
+    }
+
+    func songs(volumeID: String) -> [SongInfo] {
+        listings.withLock { $0[volumeID]?.songs } ?? []
+    }
+
+    func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void) {
         let store = self.store
-        let tracks = blocking(timeout: 1) {
-            try await store.perform { database throws(LibraryError) -> Int in
-                guard let volume = try database.existingVolume(key: volumeID) else { return 0 }
-                return try database.counts(of: volume).tracks
+        let listings = self.listings
+        let log = self.log
+        Task(executorPreference: listingExecutor) {
+            do {
+                let entries = try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
+                    guard let volume = try database.existingVolume(key: volumeID) else { return [] }
+                    return try database.entries(of: volume)
+                }
+                var songs: [SongInfo] = []
+                songs.reserveCapacity(entries.count)
+                for entry in entries where entry.status == .ok { songs.append(Self.song(entry)) }
+                let listing = LibraryListing(songs)
+                listings.withLock { $0[volumeID] = listing }
+                done()
+            } catch {
+                log.warning("could not read the listing of \(volumeID): \(error)")
             }
         }
-        return (tracks ?? 0, 0, 0)
     }
 
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
@@ -212,6 +238,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     static func song(_ entry: LibraryEntry) -> SongInfo {
         SongInfo(
             id: entry.id.rawValue, path: entry.path.display, title: entry.tags.title, artist: entry.tags.artist,
-            album: entry.tags.album, durationMs: entry.durationMs ?? 0)
+            album: entry.tags.album, durationMs: entry.durationMs ?? 0, albumArtist: entry.tags.albumArtist,
+            genre: entry.tags.genre, track: entry.tags.track, disc: entry.tags.disc, year: entry.tags.year)
     }
 }

@@ -30,6 +30,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     /// late "device failed" from the old engine cannot put the daemon in error after a restart.
     private var generation = 0
     private let live = Locked<Int>(0)
+    /// The engine's order as last fetched, with its version (fetched again only when the version changes).
+    private var cachedQueue: MPDQueue?
 
     /// Creates the player; nothing plays until `start`.
     init(loop: EventLoop, store: LibraryStore, config: DaemonConfig, log: Log) {
@@ -84,6 +86,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             report(.trackStarted(at: at))
         }
         self.engine = engine
+        cachedQueue = nil
         let finished = DispatchSemaphore(value: 0)
         self.finished = finished
         let log = self.log
@@ -103,7 +106,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             }
             finished.signal()
         }
-        if paused { engine.send(.playPause) }
+        if paused { engine.send(.pause) }
         if rampIn { ramp(to: level, from: 0) }
     }
 
@@ -131,16 +134,36 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         // quit() stores the resume point before the engine ends; wait for it, briefly.
         _ = finished?.wait(timeout: .now() + Self.stopTimeout)
         self.engine = nil
+        cachedQueue = nil
         finished = nil
         volumeRef = nil
         announced.withLock { $0 = nil }
     }
 
-    func pause() { engine?.send(.playPause) }
-    func resume() { engine?.send(.playPause) }
+    // Explicit play and pause, never a toggle: a toggle that met a player already in the other state
+    // (after a skip, which plays) would invert play and pause for good.
+    func pause() { engine?.send(.pause) }
+    func resume() { engine?.send(.play) }
     func next() { engine?.send(.next) }
     func previous() { engine?.send(.previous(positionMs: 0)) }
     func seek(by milliseconds: Int64) { engine?.send(.seek(positionMs: 0, byMs: milliseconds, durationMs: 0)) }
+    func seek(to milliseconds: Int64) { engine?.send(.seekTo(positionMs: milliseconds, durationMs: 0)) }
+
+    func play(position: Int) { engine?.send(.jump(position: position)) }
+    func setMuted(_ muted: Bool) { engine?.send(.mute(muted)) }
+    func reshuffle() { engine?.send(.reshuffle) }
+
+    func queue() -> MPDQueue? {
+        guard let engine else { return nil }
+        let known = cachedQueue?.version
+        guard let answer = blocking(timeout: 0.3, { await engine.queue(known: known) }) ?? nil else { return nil }
+        if let order = answer.order {
+            cachedQueue = MPDQueue(version: answer.version, ids: order.map(\.rawValue), cursor: answer.cursor)
+        } else {
+            cachedQueue?.cursor = answer.cursor
+        }
+        return cachedQueue
+    }
 
     func setLevel(_ level: Int) {
         self.level = level
@@ -153,13 +176,24 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     func now() -> NowPlaying? {
         guard let engine, let track = announced.withLock({ $0 }) else { return nil }
-        guard let state = blocking(timeout: 0.3, { await engine.currentState() }) ?? nil else { return nil }
+        guard let (state, output) = blocking(timeout: 0.3, { await (engine.currentState(), engine.outputPaused()) }),
+            let state
+        else { return nil }
         let position = state.currentTrack == track.id ? state.positionMs : 0
+        // The track heard and its place in the order, together: between a jump and the new track's first
+        // samples the cursor is already on the new place while the old track still plays.
+        let cursor = state.order.indices.contains(state.cursor) ? state.cursor : max(0, state.order.count - 1)
+        let place =
+            state.order.isEmpty || state.order[cursor] == track.id
+            ? cursor : state.order.firstIndex(of: track.id) ?? cursor
         return NowPlaying(
             song: SongInfo(
                 id: track.id.rawValue, path: track.relativePath.display, title: track.tags.title,
-                artist: track.tags.artist, album: track.tags.album, durationMs: track.stream.durationMs),
-            positionMs: position, queuePosition: state.cursor, queueLength: state.order.count,
-            sampleRate: track.stream.sampleRate, channels: track.stream.channels)
+                artist: track.tags.artist, album: track.tags.album, durationMs: track.stream.durationMs,
+                albumArtist: track.tags.albumArtist, genre: track.tags.genre, track: track.tags.track,
+                disc: track.tags.disc, year: track.tags.year),
+            positionMs: position, queuePosition: place, queueLength: state.order.count,
+            sampleRate: track.stream.sampleRate, channels: track.stream.channels, playerPaused: state.paused,
+            outputPaused: output)
     }
 }

@@ -1,0 +1,191 @@
+/// The library as clients browse it: folders (`lsinfo`, `listall`, `listallinfo`), tag lists (`list TAG
+/// [FILTER] [group TAG ...]`), `count`, and `find`/`search` with filter expressions or any tag. Answered
+/// from the backend's in-memory listing (`MPDBackend.librarySongs()`), never by a query on the loop's thread.
+extension MPDCommands {
+    static let libraryCommands = ["count", "list", "listall", "listallinfo", "lsinfo"]
+
+    /// The filter part of a command's arguments, with what follows it (`sort`, `window`, `group`).
+    struct Selection {
+        var filter: MPDFilter?
+        var groups: [MPDTag] = []
+        var window: Range<Int>?
+        var sort: MPDTag?
+    }
+
+    /// Answers a library command, or nil when `request` is not one.
+    static func libraryCommand<B: MPDBackend>(
+        _ request: MPDRequest, _ backend: B, _ options: MPDClientOptions
+    ) throws(MPDError) -> String? {
+        let arguments = request.arguments
+        switch request.name {
+        case "lsinfo":
+            try count(request, 0...1)
+            return folder(arguments.first ?? "", backend.librarySongs(), options: options, recursive: false, info: true)
+        case "listall", "listallinfo":
+            try count(request, 0...1)
+            return folder(
+                arguments.first ?? "", backend.librarySongs(), options: options, recursive: true,
+                info: request.name == "listallinfo")
+        case "list":
+            guard let name = arguments.first, let tag = MPDTag(named: name) else {
+                throw MPDError(.argument, "Unknown tag type: \(arguments.first ?? "")")
+            }
+            var rest = Array(arguments.dropFirst())
+            // The old form `list album ARTIST` (M.A.L.P. without group support).
+            if tag == .album, rest.count == 1, !rest[0].hasPrefix("(") { rest = ["artist", rest[0]] }
+            let selection = try select(rest, exact: true, request)
+            return list(tag, selection, backend.librarySongs())
+        case "count":
+            let selection = try select(arguments, exact: true, request)
+            let songs = backend.librarySongs().filter { selection.filter?.matches($0, foldCase: false) ?? true }
+            guard let group = selection.groups.first else { return countLines(songs) }
+            var groups: [String: [SongInfo]] = [:]
+            for song in songs { groups[song.tag(group) ?? "", default: []].append(song) }
+            return groups.keys.sorted().map { key in
+                format([(group.rawValue, key)]) + countLines(groups[key] ?? [])
+            }.joined()
+        default:
+            return nil
+        }
+    }
+
+    /// `find`/`search` over the in-memory listing: a filter expression, or `TAG VALUE` pairs naming any tag.
+    static func findInLibrary<B: MPDBackend>(
+        _ request: MPDRequest, _ backend: B, _ options: MPDClientOptions
+    ) throws(MPDError) -> String {
+        let exact = request.name == "find"
+        let selection = try select(request.arguments, exact: exact, request)
+        var songs = backend.librarySongs().filter { selection.filter?.matches($0, foldCase: !exact) ?? true }
+        if let sort = selection.sort { songs.sort { ($0.tag(sort) ?? "") < ($1.tag(sort) ?? "") } }
+        if let window = selection.window {
+            songs = Array(songs[min(window.lowerBound, songs.count)..<min(window.upperBound, songs.count)])
+        }
+        return songs.map { song($0, position: nil, tags: options.tags) }.joined()
+    }
+
+    /// Whether `find`/`search` arguments need more than the full-text index (a filter expression, or a tag
+    /// other than any, title, artist and album).
+    static func needsListing(_ arguments: [String]) -> Bool {
+        if arguments.first?.hasPrefix("(") == true { return true }
+        var index = 0
+        while index < arguments.count {
+            if SearchField(rawValue: arguments[index].lowercased()) == nil { return true }
+            index += 2
+        }
+        return false
+    }
+
+    /// Parses `[FILTER | TAG VALUE ...] [sort TAG] [window A:B] [group TAG ...]`.
+    static func select(_ arguments: [String], exact: Bool, _ request: MPDRequest) throws(MPDError) -> Selection {
+        var selection = Selection()
+        var index = 0
+        var pairs: [MPDFilter] = []
+        while index < arguments.count {
+            let word = arguments[index]
+            switch word.lowercased() {
+            case _ where word.hasPrefix("("):
+                pairs.append(try MPDFilter.parse(word))
+                index += 1
+                continue
+            case "group", "sort", "window":
+                guard index + 1 < arguments.count else { throw MPDError(.argument, "Missing argument after '\(word)'") }
+                let value = arguments[index + 1]
+                switch word.lowercased() {
+                case "group":
+                    guard let tag = MPDTag(named: value) else {
+                        throw MPDError(.argument, "Unknown tag type: \(value)")
+                    }
+                    selection.groups.append(tag)
+                case "sort":
+                    selection.sort = MPDTag(named: value.hasPrefix("-") ? String(value.dropFirst()) : value)
+                default:
+                    selection.window = try range(value, count: Int.max)
+                }
+                index += 2
+                continue
+            default:
+                break
+            }
+            let field = word.lowercased()
+            guard field == "any" || field == "file" || field == "base" || MPDTag(named: field) != nil else {
+                throw MPDError(.argument, "Unknown tag type: \(word)")
+            }
+            guard index + 1 < arguments.count else {
+                throw MPDError(.argument, "incorrect arguments: '\(request.name)' needs TYPE VALUE pairs")
+            }
+            let value = arguments[index + 1]
+            pairs.append(field == "base" ? .base(value) : .compare(field: field, exact ? .equals : .contains, value))
+            index += 2
+        }
+        if !pairs.isEmpty { selection.filter = pairs.count == 1 ? pairs[0] : .and(pairs) }
+        return selection
+    }
+
+    /// `list TAG`: distinct values (sorted), under each distinct value of the `group` tags.
+    private static func list(_ tag: MPDTag, _ selection: Selection, _ library: [SongInfo]) -> String {
+        var rows = Set<[String]>()
+        for song in library where selection.filter?.matches(song, foldCase: false) ?? true {
+            guard let value = song.tag(tag) else { continue }
+            rows.insert(selection.groups.map { song.tag($0) ?? "" } + [value])
+        }
+        let names = selection.groups.map(\.rawValue) + [tag.rawValue]
+        var out = ""
+        var previous: [String] = []
+        for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            for (level, value) in row.enumerated()
+            where level == row.count - 1 || previous.count <= level
+                || previous[...level] != row[...level]
+            {
+                out += format([(names[level], value)])
+            }
+            previous = row
+        }
+        return out
+    }
+
+    private static func countLines(_ songs: [SongInfo]) -> String {
+        let playtime = songs.reduce(Int64(0)) { $0 + $1.durationMs } / 1000
+        return "songs: \(songs.count)\nplaytime: \(playtime)\n"
+    }
+
+    /// The folder `uri`: its subfolders and songs (`recursive`: everything below), with tags when `info`.
+    private static func folder(
+        _ uri: String, _ library: [SongInfo], options: MPDClientOptions, recursive: Bool, info: Bool
+    ) -> String {
+        let base = uri.trimmingSlashes
+        let prefix = base.isEmpty ? "" : base + "/"
+        var folders = Set<String>()
+        var out = ""
+        var files = ""
+        for song in library where song.path.hasPrefix(prefix) {
+            let rest = song.path.dropFirst(prefix.count)
+            let parts = rest.split(separator: "/")
+            guard parts.count > 1 else {
+                files += info ? Self.song(song, position: nil, tags: options.tags) : "file: \(song.path)\n"
+                continue
+            }
+            if recursive {
+                var path = base
+                for part in parts.dropLast() {
+                    path = path.isEmpty ? String(part) : path + "/" + part
+                    if folders.insert(path).inserted { out += "directory: \(path)\n" }
+                }
+                files += info ? Self.song(song, position: nil, tags: options.tags) : "file: \(song.path)\n"
+            } else {
+                folders.insert(prefix + parts[0])
+            }
+        }
+        if recursive { return out + files }
+        return folders.sorted().map { "directory: \($0)\n" }.joined() + files
+    }
+}
+
+extension String {
+    /// Without leading and trailing `/`.
+    fileprivate var trimmingSlashes: String {
+        var text = Substring(self)
+        while text.hasPrefix("/") { text = text.dropFirst() }
+        while text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+}

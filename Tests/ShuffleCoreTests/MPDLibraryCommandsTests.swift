@@ -1,0 +1,110 @@
+import ShuffleCore
+import Testing
+
+/// A library of five songs in three folders, browsed and searched from memory.
+private struct LibraryBackend: MPDBackend {
+    let songs: [SongInfo] = [
+        SongInfo(
+            id: 1, path: "Ann/First/01 One.mp3", title: "One", artist: "Ann", album: "First", durationMs: 100_000,
+            albumArtist: "Ann", genre: "Pop", track: 1, year: 2001),
+        SongInfo(
+            id: 2, path: "Ann/First/02 Two.mp3", title: "Two", artist: "Ann", album: "First", durationMs: 50_000,
+            albumArtist: "Ann", genre: "Pop", track: 2, year: 2001),
+        SongInfo(
+            id: 3, path: "Ann/Second/01 Three.mp3", title: "Three", artist: "Ann feat. Bob", album: "Second",
+            durationMs: 60_000, albumArtist: "Ann", genre: "Rock", year: 2005),
+        SongInfo(
+            id: 4, path: "Various/Mix/01 Four.mp3", title: "Four", artist: "Bob", album: "Mix", durationMs: 30_000,
+            albumArtist: "Various Artists", genre: "Rock"),
+        SongInfo(id: 5, path: "loose.mp3", durationMs: 10_000),
+    ]
+
+    func snapshot() -> PlayerSnapshot { PlayerSnapshot(state: .playing) }
+    mutating func perform(_ action: PlayerAction) -> MPDError? { nil }
+    func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] { [] }
+    func librarySongs() -> [SongInfo] { songs }
+}
+
+@Suite struct MPDLibraryCommandsTests {
+    private func run(_ line: String) -> String {
+        var backend = LibraryBackend()
+        var session = MPDSession()
+        return session.receive(line: Array(line.utf8), backend: &backend).text
+    }
+
+    private func ids(_ answer: String) -> [String] {
+        answer.split(separator: "\n").filter { $0.hasPrefix("Id: ") }.map { String($0.dropFirst(4)) }
+    }
+
+    @Test(arguments: [
+        (#"find "(artist == 'Ann')""#, ["1", "2"]),
+        (#"find "(Artist == \"Ann\")""#, ["1", "2"]),
+        (#"find "(artist != 'Ann')""#, ["3", "4", "5"]),
+        (#"find "(artist contains 'Bob')""#, ["3", "4"]),
+        (#"find "(artist contains 'bob')""#, []),
+        (#"search "(artist contains 'bob')""#, ["3", "4"]),
+        (#"find "(title starts_with 'T')""#, ["2", "3"]),
+        (#"find "(base 'Ann')""#, ["1", "2", "3"]),
+        (#"find "(base 'Ann/First')""#, ["1", "2"]),
+        (#"find "(!(genre == 'Pop'))""#, ["3", "4", "5"]),
+        (#"find "((genre == 'Rock') AND (albumartist == 'Ann'))""#, ["3"]),
+        (#"find "((albumartist == 'Ann') AND (date == '2001') AND (track == '2'))""#, ["2"]),
+        (#"find "(file == 'loose.mp3')""#, ["5"]),
+        (#"search "(any contains 'mix')""#, ["4"]),
+        ("find genre Rock", ["3", "4"]),
+        ("find albumartist Ann genre Pop", ["1", "2"]),
+        ("search genre roc", ["3", "4"]),
+        (#"find "(albumartist == 'Ann')" sort Title"#, ["1", "3", "2"]),
+        (#"find "(albumartist == 'Ann')" window 1:2"#, ["2"]),
+    ])
+    func filterExpressionsAndEveryTagFindTheRightSongs(_ line: String, _ expected: [String]) {
+        let answer = run(line)
+        #expect(answer.hasSuffix("OK\n"), "\(answer)")
+        #expect(ids(answer) == expected, "\(line)")
+    }
+
+    @Test(arguments: [
+        #"find "(artist == 'Ann""#, #"find "(artist ~~ 'Ann')""#, #"find "(bogus == 'x')""#,
+        #"find "(artist == 'Ann') AND""#, #"find "((artist == 'a') OR (artist == 'b'))""#, #"find "(artist == Ann)""#,
+    ])
+    func malformedFiltersAreAnsweredWithAnACK(_ line: String) {
+        #expect(run(line).hasPrefix("ACK [2@0] {find} "), "\(line)")
+    }
+
+    @Test func listGivesDistinctValuesAndGroupsThem() {
+        #expect(run("list genre") == "Genre: Pop\nGenre: Rock\nOK\n")
+        #expect(run("list album") == "Album: First\nAlbum: Mix\nAlbum: Second\nOK\n")
+        #expect(run("list album Bob") == "Album: Mix\nOK\n")
+        #expect(run(#"list album "(genre == 'Rock')""#) == "Album: Mix\nAlbum: Second\nOK\n")
+        #expect(
+            run("list album group albumartist")
+                == "AlbumArtist: Ann\nAlbum: First\nAlbum: Second\nAlbumArtist: Various Artists\nAlbum: Mix\nOK\n")
+        #expect(run("list title artist Ann") == "Title: One\nTitle: Two\nOK\n")
+        #expect(run("list bogus").hasPrefix("ACK [2@0] {list} Unknown tag type"))
+    }
+
+    @Test func countAndCountByGroup() {
+        #expect(run("count genre Pop") == "songs: 2\nplaytime: 150\nOK\n")
+        #expect(run(#"count "(base 'Ann')""#) == "songs: 3\nplaytime: 210\nOK\n")
+        #expect(
+            run("count group genre")
+                == "Genre: \nsongs: 1\nplaytime: 10\nGenre: Pop\nsongs: 2\nplaytime: 150\nGenre: Rock\nsongs: 2\nplaytime: 90\nOK\n"
+        )
+    }
+
+    @Test func foldersListTheirSubfoldersAndSongs() {
+        #expect(
+            run("lsinfo")
+                == "directory: Ann\ndirectory: Various\nfile: loose.mp3\nTime: 10\nduration: 10.000\nId: 5\nOK\n")
+        #expect(run(#"lsinfo "Ann""#) == "directory: Ann/First\ndirectory: Ann/Second\nOK\n")
+        let first = run(#"lsinfo "Ann/First/""#)
+        #expect(ids(first) == ["1", "2"] && first.contains("Title: One\n") && !first.contains("directory:"))
+        #expect(
+            run("listall Ann")
+                == "directory: Ann/First\ndirectory: Ann/Second\nfile: Ann/First/01 One.mp3\nfile: Ann/First/02 Two.mp3\n"
+                + "file: Ann/Second/01 Three.mp3\nOK\n")
+        let everything = run("listallinfo")
+        #expect(ids(everything) == ["1", "2", "3", "4", "5"])
+        #expect(everything.contains("directory: Various/Mix\n"))
+    }
+}
