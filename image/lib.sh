@@ -4,9 +4,10 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IMAGE_DIR=${IMAGE_DIR:-$REPO/.image}
 CACHE=${CACHE:-$IMAGE_DIR/cache}
-# The pinned distribution: Debian 12 "bookworm". The exact package versions of every cached
-# root file system are written next to it (*.manifest) and printed by the build.
-SUITE=${SUITE:-bookworm}
+# The pinned distribution is chosen per board by image/build (suite_for): Debian 13 "trixie" for
+# the Raspberry Pis, Debian 12 "bookworm" for the qemu board; SUITE= overrides it. The exact
+# package versions of every cached root file system are written next to it (*.manifest).
+SUITE=${SUITE:-}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
 say() { printf '[image] %s\n' "$*" >&2; }
