@@ -21,7 +21,7 @@ private struct QueueBackend: MPDBackend {
             volumeSteps: 20, libraryRoot: "/media/A", tracks: order.count, queuePosition: cursor, sampleRate: 44100,
             channels: 2)
         snapshot.queueVersion = version
-        if cursor + 1 < order.count { snapshot.nextSong = (cursor + 1, order[cursor + 1]) }
+        if cursor + 1 < order.count { snapshot.nextSong = QueueEntry(position: cursor + 1, id: order[cursor + 1]) }
         return snapshot
     }
 

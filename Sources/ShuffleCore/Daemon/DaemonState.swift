@@ -130,23 +130,11 @@ public struct PlayerSnapshot: Equatable, Sendable {
     /// MPD's playlist version (changes when the shuffle order does).
     public var queueVersion = 1
     /// The place and id of the track after the current one, when there is one in this cycle.
-    public var nextSong: (position: Int, id: Int64)?
+    public var nextSong: QueueEntry?
     /// Total play time of the library in milliseconds (`stats`).
     public var playtimeMs: Int64 = 0
     /// Whether the one output is enabled (false: muted).
     public var outputEnabled = true
-
-    public static func == (lhs: PlayerSnapshot, rhs: PlayerSnapshot) -> Bool {
-        lhs.state == rhs.state && lhs.track == rhs.track && lhs.positionMs == rhs.positionMs
-            && lhs.volume == rhs.volume && lhs.maxVolume == rhs.maxVolume && lhs.volumeSteps == rhs.volumeSteps
-            && lhs.libraryRoot == rhs.libraryRoot && lhs.tracks == rhs.tracks && lhs.indexing == rhs.indexing
-            && lhs.queuePosition == rhs.queuePosition && lhs.sampleRate == rhs.sampleRate
-            && lhs.channels == rhs.channels && lhs.uptimeSeconds == rhs.uptimeSeconds && lhs.artists == rhs.artists
-            && lhs.albums == rhs.albums && lhs.playerPaused == rhs.playerPaused
-            && lhs.outputPaused == rhs.outputPaused && lhs.queueVersion == rhs.queueVersion
-            && lhs.nextSong?.position == rhs.nextSong?.position && lhs.nextSong?.id == rhs.nextSong?.id
-            && lhs.playtimeMs == rhs.playtimeMs && lhs.outputEnabled == rhs.outputEnabled
-    }
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
@@ -197,5 +185,19 @@ public struct PlayerSnapshot: Equatable, Sendable {
                 ])
             ),
         ])
+    }
+}
+
+/// A place in the queue (the current shuffle cycle) and the track there.
+public struct QueueEntry: Equatable, Sendable {
+    /// The place in this cycle, from 0.
+    public var position: Int
+    /// The track's id.
+    public var id: Int64
+
+    /// Creates an entry.
+    public init(position: Int, id: Int64) {
+        self.position = position
+        self.id = id
     }
 }

@@ -297,7 +297,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         if let queue {
             snapshot.queueVersion = queue.version
             let next = queue.cursor + 1
-            if queue.ids.indices.contains(next) { snapshot.nextSong = (next, queue.ids[next]) }
+            if queue.ids.indices.contains(next) { snapshot.nextSong = QueueEntry(position: next, id: queue.ids[next]) }
         }
         return snapshot
     }
