@@ -1,0 +1,192 @@
+/// What the box says, and when: the daemon's events in, phrases out. Pure: it never reads a clock (time
+/// comes with each event, as a monotonic `Duration`) and never speaks; the shell renders and plays what it
+/// returns.
+///
+/// | event | says | limited to |
+/// |---|---|---|
+/// | the speak gesture | "Title, by Artist" (the file name without tags) | a second press while that phrase plays stops it |
+/// | a stick starts indexing | "Loading music" | once per stick |
+/// | indexing goes on | "N songs" | every 1,000 songs, at most every 10 s |
+/// | indexing done | "N songs", or "No music found on this stick" | once per run |
+/// | volume up at the cap | "Maximum volume" | once per press (not on hold-repeat steps) |
+/// | the playing stick pulled | "The music stick was removed" | |
+/// | a damaged file skipped | "Skipped a damaged song" | at most once a minute |
+///
+/// Every message can be switched off or replaced in the configuration (`say-*` keys).
+public struct Announcer: Sendable {
+    /// A message the box can say; its raw value is the configuration key's suffix (`say-loading`).
+    public enum Message: String, CaseIterable, Sendable, Hashable {
+        /// The speak gesture.
+        case nowPlaying = "now-playing"
+        /// A stick begins indexing.
+        case loading
+        /// Songs found so far, or in all (`{count}` is replaced; "1 song" for one).
+        case songs
+        /// A stick with nothing playable.
+        case noMusic = "no-music"
+        /// Volume up at the cap.
+        case maximumVolume = "max-volume"
+        /// The playing stick went away.
+        case stickPulled = "stick-pulled"
+        /// A damaged file was skipped.
+        case skipped
+
+        /// The English text.
+        public var defaultText: String {
+            switch self {
+            case .nowPlaying: "by"
+            case .loading: "Loading music"
+            case .songs: "{count} songs"
+            case .noMusic: "No music found on this stick"
+            case .maximumVolume: "Maximum volume"
+            case .stickPulled: "The music stick was removed"
+            case .skipped: "Skipped a damaged song"
+            }
+        }
+    }
+
+    /// What to say and in which language.
+    public struct Settings: Equatable, Sendable {
+        /// Whether the box speaks at all (`speech = on|off`).
+        public var enabled = true
+        /// The espeak-ng language for Latin script and for the messages (`voice`).
+        public var language = VoiceChoice.defaultLanguage
+        /// Replaced texts; a nil value switches the message off. For `nowPlaying` the text is the word
+        /// between title and artist ("by").
+        public var texts: [Message: String?] = [:]
+
+        /// The defaults: everything on, in English.
+        public init() {}
+
+        /// The text of `message`, or nil when it is off.
+        public func text(_ message: Message) -> String? {
+            guard enabled else { return nil }
+            if let replaced = texts[message] { return replaced }
+            return message.defaultText
+        }
+    }
+
+    /// The playing track, as far as speaking it needs.
+    public struct NowPlaying: Equatable, Sendable {
+        /// Title tag, if any.
+        public var title: String?
+        /// Artist tag, if any.
+        public var artist: String?
+        /// The file's name (spoken without its extension when there is no title).
+        public var fileName: String
+
+        /// Creates the description of a track.
+        public init(title: String?, artist: String?, fileName: String) {
+            self.title = title
+            self.artist = artist
+            self.fileName = fileName
+        }
+    }
+
+    /// What happened.
+    public enum Event: Equatable, Sendable {
+        /// The speak gesture; nil when nothing is playing or loaded.
+        case speakRequested(NowPlaying?)
+        /// A stick began indexing (a new one, or a known one that changed).
+        case indexingStarted(volumeID: String)
+        /// Indexing of a stick has found this many playable songs so far.
+        case indexProgress(volumeID: String, playable: Int)
+        /// Indexing of a stick finished with this many playable songs.
+        case indexed(volumeID: String, playable: Int)
+        /// A volume-up step was refused at the cap; `press` tells presses apart (a hold's repeats share it).
+        case volumeAtCap(press: UInt64)
+        /// The playing stick went away.
+        case stickPulled
+        /// A damaged file was skipped.
+        case fileSkipped
+        /// The phrase said last has finished playing (or was cut off).
+        case phraseEnded
+    }
+
+    /// What the shell must do.
+    public enum Effect: Equatable, Sendable {
+        /// Say this phrase, cutting off whatever is being said.
+        case say([SpokenSegment], Message)
+        /// Stop the phrase being said.
+        case stop
+    }
+
+    /// Progress is said every this many songs ...
+    public static let progressEvery = 1_000
+    /// ... and at most this often.
+    public static let progressInterval: Duration = .seconds(10)
+    /// Skipped files are reported at most this often.
+    public static let skipInterval: Duration = .seconds(60)
+
+    /// The settings in force.
+    public var settings: Settings
+    /// The message being said, if any.
+    public private(set) var speaking: Message?
+    private var lastProgress: (volumeID: String, thousands: Int, at: Duration)?
+    private var lastSkip: Duration?
+    private var lastCapPress: UInt64?
+
+    /// Creates an announcer with `settings`.
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// Decides what `event`, happening at `now`, makes the box say.
+    public mutating func handle(_ event: Event, at now: Duration) -> [Effect] {
+        switch event {
+        case .speakRequested(let track):
+            if speaking == .nowPlaying {
+                speaking = nil
+                return [.stop]
+            }
+            guard let track, let joiner = settings.text(.nowPlaying) else { return [] }
+            let phrase = VoiceChoice.nowPlaying(
+                title: track.title, artist: track.artist, fileName: track.fileName, latin: settings.language,
+                by: joiner)
+            return say(phrase, .nowPlaying)
+        case .indexingStarted(let volumeID):
+            lastProgress = (volumeID, 0, now)
+            return say(.loading)
+        case .indexProgress(let volumeID, let playable):
+            let thousands = playable / Self.progressEvery
+            guard thousands > 0 else { return [] }
+            if let last = lastProgress, last.volumeID == volumeID {
+                guard thousands > last.thousands, now - last.at >= Self.progressInterval else { return [] }
+            }
+            lastProgress = (volumeID, thousands, now)
+            return say(.songs, count: thousands * Self.progressEvery)
+        case .indexed(let volumeID, let playable):
+            if lastProgress?.volumeID == volumeID { lastProgress = nil }
+            return playable == 0 ? say(.noMusic) : say(.songs, count: playable)
+        case .volumeAtCap(let press):
+            guard press != lastCapPress else { return [] }
+            lastCapPress = press
+            return say(.maximumVolume)
+        case .stickPulled:
+            return say(.stickPulled)
+        case .fileSkipped:
+            if let lastSkip, now - lastSkip < Self.skipInterval { return [] }
+            guard settings.text(.skipped) != nil else { return [] }
+            lastSkip = now
+            return say(.skipped)
+        case .phraseEnded:
+            speaking = nil
+            return []
+        }
+    }
+
+    /// Says a fixed message (with `{count}` filled in), in the configured language.
+    private mutating func say(_ message: Message, count: Int? = nil) -> [Effect] {
+        guard var text = settings.text(message) else { return [] }
+        if let count {
+            // The English default has a singular; a replaced text is the owner's to word.
+            let isDefault = settings.texts[message] == nil
+            text = count == 1 && isDefault ? "1 song" : text.replacing("{count}", with: String(count))
+        }
+        return say(VoiceChoice.segments(text, latin: settings.language), message)
+    }
+
+    private mutating func say(_ phrase: [SpokenSegment], _ message: Message) -> [Effect] {
+        guard !phrase.isEmpty else { return [] }
+        speaking = message
+        return [.say(phrase, message)]
+    }
+}
