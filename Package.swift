@@ -50,11 +50,15 @@ let package = Package(
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
         // The status light: a kernel LED-class device (sysfs), blinking by the kernel's own triggers.
         .target(name: "Indicator", dependencies: ["ShuffleCore"], swiftSettings: strict),
+        // Spoken phrases as PCM: libespeak-ng per segment, in the voice its script chose; a small cache.
+        .target(name: "Speech", dependencies: ["ShuffleCore", "LibEspeakNG", "LibPThread"], swiftSettings: strict),
 
         // MARK: Composition root and executables
         .target(
             name: "ShuffleDaemon",
-            dependencies: ["ShuffleCore", "MusicLibrary", "Playback", "Buttons", "Indicator", "LibLinux", "LibPThread"],
+            dependencies: [
+                "ShuffleCore", "MusicLibrary", "Playback", "Buttons", "Indicator", "Speech", "LibLinux", "LibPThread",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
@@ -83,6 +87,7 @@ let package = Package(
         ),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport", "LibPThread"], swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",

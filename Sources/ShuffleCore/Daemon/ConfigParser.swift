@@ -3,8 +3,8 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout",
-    ]
+        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
+    ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
     /// make a CRLF file one long line 1) and a lone CR.
@@ -174,7 +174,30 @@ public enum ConfigParser {
             }
         case "connection-timeout":
             config.connectionTimeoutSeconds = try integer(key, value, in: 0...86_400)
+        case "speech":
+            switch value {
+            case "on": config.speech.enabled = true
+            case "off": config.speech.enabled = false
+            default: throw ValueError(message: "'speech' must be 'on' or 'off', not '\(clip(value))'")
+            }
+        case "voice":
+            guard !value.isEmpty, value.count <= 20,
+                value.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+            else {
+                throw ValueError(
+                    message: "'voice' needs an espeak-ng language name such as en, en-gb, de or fr, not '\(clip(value))'")
+            }
+            config.speech.language = value
+        case "duck":
+            config.duckDecibels = try integer(key, value, in: -40...0)
         default:
+            if key.hasPrefix("say-"), let message = Announcer.Message(rawValue: String(key.dropFirst(4))) {
+                guard !value.isEmpty else {
+                    throw ValueError(message: "'\(key)' needs the words to say, or off")
+                }
+                config.speech.texts[message] = value == "off" ? .some(nil) : value
+                return
+            }
             throw ValueError(message: "unknown key '\(key)'")
         }
     }

@@ -38,6 +38,10 @@ public struct DaemonConfig: Equatable, Sendable {
     /// Seconds after which a control-socket client that sends nothing is dropped (MPD's
     /// `connection_timeout`); never while it waits in `idle`. 0: never.
     public var connectionTimeoutSeconds = 60
+    /// What the box says (`speech`, `voice`, `say-*`).
+    public var speech = Announcer.Settings()
+    /// How far the music ducks under speech, in dB (`duck`, default -15).
+    public var duckDecibels = -15
 
     /// The defaults.
     public init() {}
