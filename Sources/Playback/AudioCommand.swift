@@ -18,6 +18,10 @@ enum AudioCommand: Sendable {
     case resume
     /// Change the software gain.
     case gain(Double, ramp: Bool)
+    /// Say a phrase over the music (ducked) or over silence, cutting off one under way.
+    case speak(SpeechClip)
+    /// Stop the phrase under way.
+    case stopSpeaking
     /// Stop and close everything; play out the buffer first when `drain`. The thread then ends.
     case shutdown(drain: Bool)
 }
@@ -36,6 +40,8 @@ public enum AudioEvent: Sendable, Equatable {
     /// The output device could not be opened, configured or written while playing `token`; the position
     /// reached is kept so a retry continues there. `message` is a sentence naming the device.
     case deviceFailed(token: UInt64, message: String, positionMs: Int64)
+    /// The phrase `id` has been said to its end (not sent when it was cut off or replaced).
+    case speechEnded(id: UInt64)
     /// The thread has closed the device and ended (after `shutdown`).
     case closed
 }
@@ -63,5 +69,25 @@ public enum TrackFailure: Sendable, Equatable {
     public var isMediaError: Bool {
         guard case .unreadable(let code) = self else { return false }
         return [EIO, ENODEV, ENXIO, ESTALE, ENOTCONN, ENOMEDIUM].contains(code)
+    }
+}
+
+/// A phrase for the audio thread: 16-bit mono at its own rate, and the gain it is said at.
+public struct SpeechClip: Sendable, Equatable {
+    /// Names the phrase in `speechEnded`.
+    public var id: UInt64
+    /// Mono samples.
+    public var samples: [Int16]
+    /// Their rate.
+    public var sampleRate: Int
+    /// Linear gain (0…1) the phrase is said at.
+    public var gain: Double
+
+    /// Creates a clip.
+    public init(id: UInt64, samples: [Int16], sampleRate: Int, gain: Double) {
+        self.id = id
+        self.samples = samples
+        self.sampleRate = sampleRate
+        self.gain = gain
     }
 }

@@ -35,11 +35,15 @@ struct AudioLoop: ~Copyable {
     /// Frames of `buffer` decoded and ready, and how many of them the device has taken.
     private var bufferedFrames = 0
     private var bufferWritten = 0
+    /// Speech over the music, or over silence while paused or idle.
+    private var speech: SpeechMix
+    private var speechID: UInt64 = 0
 
     init(
-        decoder: consuming MP3Decoder, deviceName: String, gain: Double, mailbox: AudioMailbox,
+        decoder: consuming MP3Decoder, deviceName: String, gain: Double, duckDecibels: Double, mailbox: AudioMailbox,
         position: PositionBox, events: @escaping @Sendable (AudioEvent) -> Void
     ) {
+        speech = SpeechMix(duckDecibels: duckDecibels)
         self.decoder = decoder
         self.deviceName = deviceName
         self.mailbox = mailbox
@@ -51,9 +55,13 @@ struct AudioLoop: ~Copyable {
     /// Runs until a `shutdown` command.
     mutating func run() {
         while true {
-            if !playing || paused { mailbox.wait() }
+            if (!playing || paused) && !speech.isActive { mailbox.wait() }
             for command in mailbox.take() where !handle(command) { return }
-            if playing && !paused { step() }
+            if playing && !paused {
+                step()
+            } else if speech.isActive {
+                speakOverSilence()
+            }
         }
     }
 
@@ -90,6 +98,12 @@ struct AudioLoop: ~Copyable {
             }
         case .gain(let gain, let ramp):
             volume.setGain(gain, ramp: ramp)
+        case .speak(let clip):
+            speechID = clip.id
+            speech.setSampleRate(format?.sampleRate ?? clip.sampleRate)
+            speech.start(clip.samples, sampleRate: clip.sampleRate, gain: clip.gain)
+        case .stopSpeaking:
+            speech.stop()
         case .shutdown(let drain):
             if drain {
                 finishBuffered()
@@ -167,6 +181,9 @@ struct AudioLoop: ~Copyable {
             guard let format, count > 0 else { return }
             let frames = count / format.channels
             volume.apply(to: &buffer, frames: frames, channels: format.channels)
+            if speech.isActive, speech.mix(into: &buffer, frames: frames, channels: format.channels) {
+                events(.speechEnded(id: speechID))
+            }
             bufferedFrames = frames
             bufferWritten = 0
             if !announced {
@@ -180,6 +197,42 @@ struct AudioLoop: ~Copyable {
         case .done:
             trackDone()
         }
+    }
+
+    /// One period of silence with the phrase on it, while paused or between tracks: the position stays where
+    /// it is. Without a device (nothing has played yet) one is opened at the phrase's own rate, mono; when
+    /// that fails the phrase is dropped (the music's own start reports the device's trouble).
+    private mutating func speakOverSilence() {
+        if device == nil {
+            guard var opened = try? PCMDevice(name: deviceName),
+                (try? opened.configure(sampleRate: speech.clipRate, channels: 1)) != nil
+            else {
+                speech.stop()
+                return
+            }
+            let periodFrames = opened.configuration?.periodFrames ?? 1024
+            device = consume opened
+            format = MP3Format(sampleRate: speech.clipRate, channels: 1)
+            buffer = [Int16](repeating: 0, count: max(64, periodFrames))
+            volume.setSampleRate(speech.clipRate)
+            speech.setSampleRate(speech.clipRate)
+        }
+        guard let format else { return }
+        discardBuffered()
+        let frames = buffer.count / format.channels
+        for index in buffer.indices { buffer[index] = 0 }
+        let ended = speech.mix(into: &buffer, frames: frames, channels: format.channels)
+        do {
+            try device?.writeAll(buffer, frames: frames)
+        } catch {
+            device = nil
+            self.format = nil
+            speech.stop()
+            return
+        }
+        if ended { events(.speechEnded(id: speechID)) }
+        // Said and faded: let the device play its buffer out rather than run dry.
+        if !speech.isActive { try? device?.drain() }
     }
 
     private mutating func writeBuffered() {
@@ -267,6 +320,7 @@ struct AudioLoop: ~Copyable {
             format = wanted
             buffer = [Int16](repeating: 0, count: max(64, periodFrames) * wanted.channels)
             volume.setSampleRate(wanted.sampleRate)
+            speech.setSampleRate(wanted.sampleRate)
             return true
         } catch {
             format = nil

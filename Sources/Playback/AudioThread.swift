@@ -15,14 +15,17 @@ public final class AudioThread: Sendable {
     private let thread: PThread
 
     /// Starts the thread. `events` is called on the audio thread; it must not block.
-    public init(device: String, gain: Double, events: @escaping @Sendable (AudioEvent) -> Void) throws(MPG123Error) {
+    public init(
+        device: String, gain: Double, duckDecibels: Double = -15, events: @escaping @Sendable (AudioEvent) -> Void
+    ) throws(MPG123Error) {
         let decoder = try MP3Decoder()
         let position = self.position
         let mailbox = self.mailbox
         thread = PThread.start(name: "shufflebox-audio") { [decoder = Box(decoder)] in
             guard let decoder = decoder.take() else { return }
             var loop = AudioLoop(
-                decoder: decoder, deviceName: device, gain: gain, mailbox: mailbox, position: position,
+                decoder: decoder, deviceName: device, gain: gain, duckDecibels: duckDecibels, mailbox: mailbox,
+                position: position,
                 events: events)
             loop.run()
         }

@@ -12,6 +12,8 @@ enum EngineInput: Sendable {
     case retryDevice(token: UInt64)
     /// The library changed (a rescan): read the tracks again.
     case rescanned
+    /// Say a phrase over the music; stop it (nil).
+    case speak(SpeechClip?)
     /// Save and stop.
     case quit
     /// Nothing to do but say so: every input before it has been handled (`PlaybackEngine.settled()`).

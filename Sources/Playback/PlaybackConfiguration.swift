@@ -23,6 +23,8 @@ public struct PlaybackConfiguration: Sendable {
     public var maxRetryDelay: Duration
     /// With `once`, give up after this many failed attempts to open the device (without `once`: never).
     public var onceDeviceAttempts: Int
+    /// How far the music ducks under speech, in dB (negative).
+    public var duckDecibels: Double = -15
 
     /// Creates a configuration.
     public init(
@@ -77,4 +79,8 @@ public enum PlaybackNotice: Sendable, Equatable {
     case deviceFailed(String)
     /// The device works again (the first samples after a failure reached it).
     case deviceRecovered
+    /// The phrase `id` (`PlaybackEngine.speak`) has been said to its end.
+    case speechEnded(id: UInt64)
+    /// A file with no playable audio was skipped (and marked unplayable); the text names it.
+    case trackSkipped(String)
 }

@@ -78,6 +78,14 @@ public actor PlaybackEngine {
     /// removed ones leave it.
     public nonisolated func libraryChanged() { continuation.yield(.rescanned) }
 
+    /// Says `clip` over the music, which ducks under it (over silence while paused: the player stays paused),
+    /// cutting off a phrase under way; `notify` tells `.speechEnded` when it has been said. The clip's gain is
+    /// the caller's to choose (within the cap).
+    public nonisolated func speak(_ clip: SpeechClip) { continuation.yield(.speak(clip)) }
+
+    /// Stops the phrase under way; the music comes back.
+    public nonisolated func stopSpeaking() { continuation.yield(.speak(nil)) }
+
     /// Stores the resume point and stops; `run()` then returns nil.
     public nonisolated func quit() { continuation.yield(.quit) }
 
@@ -130,7 +138,9 @@ public actor PlaybackEngine {
         let startGain = hardwareVolume == nil ? configuration.scale.gain(volume) : 1.0
         hardwareVolume?.apply(gain: configuration.scale.gain(volume))
         do {
-            audio = try AudioThread(device: configuration.device, gain: startGain) { event in
+            audio = try AudioThread(
+                device: configuration.device, gain: startGain, duckDecibels: configuration.duckDecibels
+            ) { event in
                 continuation.yield(.audio(event))
             }
         } catch {
@@ -196,6 +206,8 @@ public actor PlaybackEngine {
             } catch {
                 log.warning("could not read the library again: \(error)")
             }
+        case .speak(let clip):
+            if let clip { audio?.post(.speak(clip)) } else { audio?.post(.stopSpeaking) }
         case .quit:
             guard ending == nil else { break }
             await save()
@@ -260,6 +272,8 @@ public actor PlaybackEngine {
                 try? await sleeper.sleep(for: delay)
                 continuation.yield(.retryDevice(token: token))
             }
+        case .speechEnded(let id):
+            notify(.speechEnded(id: id))
         case .closed:
             return true
         }
@@ -277,6 +291,7 @@ public actor PlaybackEngine {
         let present = presence?.isPresent ?? true
         if present && cause == .noAudio {
             log.warning("skipping \(path): \(reason)")
+            notify(.trackSkipped("\(path): \(reason)"))
             await apply(.trackFailed(id, reason: reason), cut: false, at: .now)
         } else if present && !cause.isMediaError {
             log.warning("skipping \(path) for now: \(reason)")

@@ -17,7 +17,8 @@ public struct SpeechMix: Sendable {
     public static let restoreMilliseconds = 250
 
     private var clip: [Int16] = []
-    private var clipRate = 22_050
+    /// The rate of the phrase under way (or the last one).
+    public private(set) var clipRate = 22_050
     /// The read position in `clip`, in clip samples, as 32.32 fixed point.
     private var position: UInt64 = 0
     private var step: UInt64 = 0

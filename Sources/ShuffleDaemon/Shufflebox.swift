@@ -38,6 +38,8 @@ public enum Shufflebox {
             return ControlCommand.run(options)
         case .buttons(let options):
             return await ButtonsCommand.run(options)
+        case .say(let options):
+            return SayCommand.run(options)
         }
     }
 

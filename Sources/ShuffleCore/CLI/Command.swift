@@ -14,6 +14,8 @@ public enum Command: Equatable, Sendable {
     case play(PlayOptions)
     /// `shufflebox buttons`: the wiring check.
     case buttons(ButtonsOptions)
+    /// `shufflebox say TEXT`: speak through the box's voice.
+    case say(SayOptions)
     /// `shufflebox run`: the appliance daemon.
     case run(RunOptions)
     /// `shufflebox status`: ask the running daemon.
@@ -38,6 +40,7 @@ public enum Command: Equatable, Sendable {
         case "list": return .list(try ListOptions.parse(rest))
         case "play": return .play(try PlayOptions.parse(rest))
         case "buttons": return .buttons(try ButtonsOptions.parse(rest))
+        case "say": return .say(try SayOptions.parse(rest))
         case "run": return .run(try RunOptions.parse(rest))
         case "status": return .status(try StatusOptions.parse(rest))
         case "ctl": return .ctl(try ControlOptions.parse(rest))

@@ -1,7 +1,7 @@
 /// The usage text of `shufflebox` and each of its commands (snapshot-tested).
 public enum Usage {
     /// The names of the commands, in the order the overview lists them.
-    public static let commands = ["index", "search", "list", "play", "buttons", "run", "status", "ctl"]
+    public static let commands = ["index", "search", "list", "play", "buttons", "say", "run", "status", "ctl"]
 
     /// The overview printed by `shufflebox help` and on a usage error without a command.
     public static let overview = """
@@ -15,6 +15,7 @@ public enum Usage {
           list            every file of the library with its status and tags
           play DIR        index DIR, then play it shuffled, resuming where it stopped
           buttons         print button gestures as they happen (the wiring check)
+          say             speak a phrase through the box's voice (a speaker test)
           run             the appliance: plug-in libraries, buttons, control socket
           status          what the running player is doing
           ctl ACTION      tell the running player to play, pause, skip or change volume
@@ -65,6 +66,17 @@ public enum Usage {
                   --volume V       start volume in steps (0-20)
                   --max-volume V   a cap that nothing can exceed
                   --once           play every track once, then exit
+                """
+        case "say":
+            return """
+                usage: shufflebox say TEXT... [--device PCM] [--voice LANG] [--volume V]
+
+                Speaks TEXT with the box's own voice (espeak-ng, in this process): each part in the
+                voice of its script (Japanese, Russian, Greek, ...), Latin script in LANG. The way to
+                test a board's speaker.
+                  --device PCM     the ALSA device (default: default)
+                  --voice LANG     espeak-ng language for Latin script (default: en)
+                  --volume V       level in steps, 0-20 (default: 14)
                 """
         case "buttons":
             return """

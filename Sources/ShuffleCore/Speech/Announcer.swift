@@ -137,10 +137,7 @@ public struct Announcer: Sendable {
                 speaking = nil
                 return [.stop]
             }
-            guard let track, let joiner = settings.text(.nowPlaying) else { return [] }
-            let phrase = VoiceChoice.nowPlaying(
-                title: track.title, artist: track.artist, fileName: track.fileName, latin: settings.language,
-                by: joiner)
+            guard let track, let phrase = phrase(for: track) else { return [] }
             return say(phrase, .nowPlaying)
         case .indexingStarted(let volumeID):
             lastProgress = (volumeID, 0, now)
@@ -171,6 +168,13 @@ public struct Announcer: Sendable {
             speaking = nil
             return []
         }
+    }
+
+    /// The phrase the speak gesture says for `track` (nil when that message is off).
+    public func phrase(for track: NowPlaying) -> [SpokenSegment]? {
+        guard let joiner = settings.text(.nowPlaying) else { return nil }
+        return VoiceChoice.nowPlaying(
+            title: track.title, artist: track.artist, fileName: track.fileName, latin: settings.language, by: joiner)
     }
 
     /// Says a fixed message (with `{count}` filled in), in the configured language.

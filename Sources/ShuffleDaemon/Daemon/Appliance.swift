@@ -24,6 +24,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var server: ControlServer?
     private var buttons: ButtonDriver?
     private var light: StatusLight?
+    private var speaker: Speaker?
+    /// New sticks being indexed, whose progress the voice counts.
+    private var announcedIndexing: Set<String> = []
+    /// When volume-up last arrived (monotonic ns) and the press it belonged to: a hold's repeats are one press.
+    private var lastVolumeUp: (at: UInt64, press: UInt64) = (0, 0)
     private var log: Log
     private let startedAt = TimerFD.now()
     private var trackCount: [String: Int] = [:]
@@ -70,6 +75,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let board = try ButtonDriver.loadBoard(config)
         try startButtons(board)
         light = StatusLight.open(configured: config.led, board: board, loop: loop, log: log.labelled("light"))
+        speaker = Speaker(settings: config.speech, loop: loop, player: player, log: log.labelled("voice"))
         library.onDatabaseReplaced { [loop] in loop.post { [weak self] in self?.databaseReplaced() } }
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
@@ -130,7 +136,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func mountTableChanged() {
         let change = mounts.refresh()
-        for entry in change.gone { apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display))) }
+        for entry in change.gone {
+            if entry.mountPoint.display == machine.active?.mountPoint { speaker?.handle(.stickPulled) }
+            apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display)))
+        }
         for entry in change.appeared {
             mountSeenAt = .now
             apply(machine.handle(.mounted(volume(for: entry))))
@@ -162,6 +171,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             apply(machine.handle(.firstPlayable(volumeID: volumeID)))
         case .progress(let playable):
             trackCount[volumeID] = playable
+            if announcedIndexing.contains(volumeID) {
+                speaker?.handle(.indexProgress(volumeID: volumeID, playable: playable))
+            }
             // The player re-reads the whole catalog to grow its shuffle: at most every few seconds.
             if machine.active?.id == volumeID, TimerFD.now() >= nextGrowth {
                 nextGrowth = TimerFD.now() + Self.growthInterval
@@ -170,6 +182,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             server?.notify([.database])
         case .finished(let playable):
             trackCount[volumeID] = playable
+            if announcedIndexing.remove(volumeID) != nil {
+                speaker?.handle(.indexed(volumeID: volumeID, playable: playable))
+            }
             if machine.active?.id == volumeID {
                 player.tracksAdded()
                 refreshListing(volumeID)
@@ -177,6 +192,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
         case .failed(let reason):
             log.warning(reason)
+            announcedIndexing.remove(volumeID)
             apply(machine.handle(.indexed(volumeID: volumeID, playable: trackCount[volumeID] ?? 0)))
         }
     }
@@ -192,6 +208,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 log.info("first sample of \(machine.active?.mountPoint ?? "the stick") \(total) ms after the mount")
             }
             apply(machine.handle(.trackStarted))
+            if let track = player.speakable() { speaker?.prepare(track) }
             noticeQueueChange()
             if let volumeID = listingWanted {
                 listingWanted = nil
@@ -199,7 +216,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             }
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
         case .deviceRecovered: apply(machine.handle(.deviceRecovered))
-        case .libraryVanished(let mountPoint): apply(machine.handle(.unmounted(mountPoint: mountPoint)))
+        case .libraryVanished(let mountPoint):
+            speaker?.handle(.stickPulled)
+            apply(machine.handle(.unmounted(mountPoint: mountPoint)))
+        case .trackSkipped: speaker?.handle(.fileSkipped)
         }
     }
 
@@ -210,6 +230,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             switch effect {
             case .startIndexing(let volume):
                 let id = volume.id
+                // A new stick is announced and counted; a known one re-indexes quietly.
+                if !volume.known {
+                    announcedIndexing.insert(id)
+                    speaker?.handle(.indexingStarted(volumeID: id))
+                }
                 library.startIndexing(volume) { [loop] report in
                     loop.post { [weak self] in self?.indexReport(report, volumeID: id) }
                 }
@@ -357,6 +382,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         return try library.search(volumeID: active.id, constraints, exact: exact)
     }
 
+    /// Volume-up actions closer together than this are one press held (hold-repeat comes every 150 ms).
+    static let samePressNanoseconds: UInt64 = 400_000_000
+
     /// How far one seek-forward or seek-back action moves within the track.
     static let seekStepMs: Int64 = 5_000
 
@@ -366,13 +394,20 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .playPause: _ = perform(.toggle)
         case .next: _ = perform(.next)
         case .previous: _ = perform(.previous)
-        case .volumeUp: _ = perform(.changeVolume(1))
+        case .volumeUp:
+            let now = TimerFD.now()
+            let press = now - lastVolumeUp.at < Self.samePressNanoseconds ? lastVolumeUp.press : lastVolumeUp.press + 1
+            lastVolumeUp = (now, press)
+            if machine.volume >= machine.settings.maxVolume { speaker?.handle(.volumeAtCap(press: press)) }
+            _ = perform(.changeVolume(1))
         case .volumeDown: _ = perform(.changeVolume(-1))
         case .seekForward, .seekBack:
             // Each hold repeat skips this far, so holding the button scans through the track.
             guard case .playing = machine.state else { return }
             _ = perform(.seek(byMs: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs))
-        case .lock, .speak:
+        case .speak:
+            speaker?.handle(.speakRequested(player.speakable()))
+        case .lock:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }
     }

@@ -1,3 +1,4 @@
+import Playback
 import ShuffleCore
 
 /// What the indexer reports about one stick (posted to the event loop).
@@ -22,6 +23,8 @@ enum PlayerReport: Sendable, Equatable {
     case deviceRecovered
     /// Reading the stick fails: it vanished without an unmount.
     case libraryVanished(mountPoint: String)
+    /// A damaged file was skipped.
+    case trackSkipped
 }
 
 /// What is playing, for `status`.
@@ -122,4 +125,11 @@ protocol AppliancePlayer: AnyObject {
     func saveResumePoint()
     /// What is playing.
     func now() -> NowPlaying?
+    /// The track heard now, as the voice names it (from memory: never waits).
+    func speakable() -> Announcer.NowPlaying?
+    /// Says `clip` over the music, or straight to the device when nothing plays; `ended` is called (on
+    /// any thread) once it has been said to its end.
+    func speak(_ clip: SpeechClip, ended: @escaping @Sendable () -> Void)
+    /// Stops the phrase under way.
+    func stopSpeaking()
 }

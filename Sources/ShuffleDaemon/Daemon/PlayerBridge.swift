@@ -20,12 +20,17 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let mixer: String?
     private let steps: Int
     private var cap: Int
+    private let duckDecibels: Double
     private let log: Log
     private var engine: PlaybackEngine?
     private var finished: DispatchSemaphore?
     private var volumeRef: VolumeRef?
     private var level = 0
     private let announced = Locked<CatalogTrack?>(nil)
+    /// Says phrases while no engine runs (between sticks, before the first track).
+    private let standalone: SpeechOutput
+    /// The phrase the engine is saying and what to call when it ends.
+    private let speaking = Locked<(id: UInt64, ended: @Sendable () -> Void)?>(nil)
     /// Counts engines; reports from an engine that was stopped (a number no longer `live`) are dropped, so a
     /// late "device failed" from the old engine cannot put the daemon in error after a restart.
     private var generation = 0
@@ -41,7 +46,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.mixer = config.mixer
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
+        self.duckDecibels = Double(config.duckDecibels)
         self.log = log
+        standalone = SpeechOutput(device: config.device)
     }
 
     func start(
@@ -49,6 +56,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         stop()
+        // The music takes the device over from a phrase said without it.
+        standalone.stop()
         let store = self.store
         let root = PathBytes(volume.mountPoint)
         // Records where the stick is mounted now (and that it is the latest played), so the catalog's
@@ -64,8 +73,10 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         }
         volumeRef = reference
         self.level = level
-        let configuration = PlaybackConfiguration(
+        var configuration = PlaybackConfiguration(
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
+        configuration.duckDecibels = duckDecibels
+        let speaking = self.speaking
         let announced = self.announced
         announced.withLock { $0 = nil }
         generation += 1
@@ -79,6 +90,14 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 switch notice {
                 case .deviceFailed(let reason): report(.deviceFailed(reason))
                 case .deviceRecovered: report(.deviceRecovered)
+                case .trackSkipped: report(.trackSkipped)
+                case .speechEnded(let id):
+                    let ended = speaking.withLock { current -> (@Sendable () -> Void)? in
+                        guard let pending = current, pending.id == id else { return nil }
+                        current = nil
+                        return pending.ended
+                    }
+                    ended?()
                 }
             }
         ) { track, at in
@@ -173,6 +192,39 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     /// The engine saves on its own (every change, and every 2 s while playing); this is the extra
     /// checkpoint the daemon asks for.
     func saveResumePoint() {}
+
+    func speakable() -> Announcer.NowPlaying? {
+        guard engine != nil, let track = announced.withLock({ $0 }) else { return nil }
+        let name = track.relativePath.bytes.split(separator: UInt8(ascii: "/")).last.map { PathBytes(Array($0)).display }
+        return Announcer.NowPlaying(
+            title: track.tags.title, artist: track.tags.artist, fileName: name ?? track.relativePath.display)
+    }
+
+    /// Speech follows the volume, never below `speechFloor` steps (a quiet box still says what it plays) and
+    /// never above the cap. With a hardware mixer the mixer already sets the level of everything.
+    static let speechFloor = 8
+
+    func speak(_ clip: SpeechClip, ended: @escaping @Sendable () -> Void) {
+        var clip = clip
+        let scale = VolumeScale(steps: steps, cap: cap)
+        clip.gain = mixer != nil ? 1 : min(scale.gain(cap), max(scale.gain(level), scale.gain(Self.speechFloor)))
+        if let engine {
+            speaking.withLock { $0 = (clip.id, ended) }
+            engine.speak(clip)
+        } else {
+            let log = self.log
+            standalone.say(clip) { error in
+                if let error { log.warning("cannot speak: \(error.message)") }
+                ended()
+            }
+        }
+    }
+
+    func stopSpeaking() {
+        speaking.withLock { $0 = nil }
+        engine?.stopSpeaking()
+        standalone.stop()
+    }
 
     func now() -> NowPlaying? {
         guard let engine, let track = announced.withLock({ $0 }) else { return nil }

@@ -1,0 +1,92 @@
+import Dispatch
+import LibLinux
+import Playback
+import ShuffleCore
+import Speech
+
+/// The box's voice: `Announcer` decides what to say, a serial queue of its own renders it with
+/// libespeak-ng (never the event loop's thread), and the player says it (mixed into the music, or straight
+/// to the device when nothing plays). Confined to the event loop's thread, apart from the rendering.
+final class Speaker: @unchecked Sendable {
+    // @unchecked: `announcer`, `nextID` and `speakingID` are touched only on the loop's thread; the render
+    // queue hands its results back through `loop.post`.
+    private var announcer: Announcer
+    private let loop: EventLoop
+    private let player: any AppliancePlayer
+    private let log: Log
+    /// Nil when speech is off, or espeak-ng could not start (logged once).
+    private let voice: PhraseVoice?
+    private let queue = DispatchQueue(label: "shufflebox.speech")
+    private var nextID: UInt64 = 0
+    private var speakingID: UInt64?
+
+    init(settings: Announcer.Settings, loop: EventLoop, player: any AppliancePlayer, log: Log) {
+        announcer = Announcer(settings: settings)
+        self.loop = loop
+        self.player = player
+        self.log = log
+        var voice: PhraseVoice?
+        if settings.enabled {
+            do {
+                voice = try PhraseVoice()
+            } catch {
+                log.warning("the box cannot speak: \(error); check that espeak-ng-data is installed")
+            }
+        }
+        self.voice = voice
+    }
+
+    /// Tells the announcer what happened, and says what it decides.
+    func handle(_ event: Announcer.Event) {
+        for effect in announcer.handle(event, at: Self.now()) {
+            switch effect {
+            case .stop:
+                speakingID = nil
+                player.stopSpeaking()
+            case .say(let phrase, let message):
+                say(phrase, message)
+            }
+        }
+    }
+
+    /// Renders the phrase of `track` ahead (when it starts), so the speak gesture finds it in the cache.
+    func prepare(_ track: Announcer.NowPlaying) {
+        guard let voice, let phrase = announcer.phrase(for: track) else { return }
+        queue.async { _ = try? voice.render(phrase) }
+    }
+
+    private func say(_ phrase: [SpokenSegment], _ message: Announcer.Message) {
+        nextID += 1
+        let id = nextID
+        speakingID = id
+        guard let voice else {
+            ended(id)
+            return
+        }
+        let log = self.log
+        queue.async { [loop] in
+            let samples: [Int16]
+            do {
+                samples = try voice.render(phrase)
+            } catch {
+                log.warning("cannot say '\(phrase.map(\.text).joined(separator: " "))': \(error)")
+                loop.post { [self] in self.ended(id) }
+                return
+            }
+            loop.post { [self] in
+                guard self.speakingID == id else { return }
+                log.debug("saying (\(message.rawValue)) \(phrase.map(\.description).joined(separator: " | "))")
+                let clip = SpeechClip(id: id, samples: samples, sampleRate: voice.sampleRate, gain: 1)
+                self.player.speak(clip) { [self] in self.loop.post { self.ended(id) } }
+            }
+        }
+    }
+
+    private func ended(_ id: UInt64) {
+        guard speakingID == id else { return }
+        speakingID = nil
+        _ = announcer.handle(.phraseEnded, at: Self.now())
+    }
+
+    private static func now() -> Duration { .nanoseconds(Int64(clamping: TimerFD.now())) }
+}
