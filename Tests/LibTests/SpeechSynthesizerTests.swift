@@ -9,29 +9,9 @@ import Testing
 /// the voice the text's script asks for.
 @Suite(.serialized, .enabled(if: ExternalTool.find("espeak-ng") != nil, "needs espeak-ng (apt-get install espeak-ng)"))
 struct SpeechSynthesizerTests {
-    /// The 16-bit samples of `espeak-ng -v VOICE --stdout TEXT` (a WAV file on stdout).
+    /// The 16-bit samples of `espeak-ng -v VOICE --stdout TEXT`.
     static func reference(_ text: String, voice: String) throws -> [Int16] {
-        let espeak = try #require(ExternalTool.find("espeak-ng"))
-        let result = try Run.program(espeak, ["-v", voice, "--stdout", text])
-        #expect(result.status == 0, "\(result.stderr)")
-        let bytes = [UInt8](result.stdoutData)
-        // RIFF header, then chunks: find "data" and read what follows (espeak-ng streams it, so its size field
-        // may be a placeholder; the rest of the output is the samples).
-        var index = 12
-        while index + 8 <= bytes.count {
-            let id = String(decoding: bytes[index..<index + 4], as: UTF8.self)
-            let size =
-                Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16
-                | Int(bytes[index + 7]) << 24
-            if id == "data" {
-                let body = bytes[(index + 8)...]
-                return stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map {
-                    Int16(bitPattern: UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8)
-                }
-            }
-            index += 8 + size
-        }
-        throw TestSupportError("no data chunk in espeak-ng's output")
+        try SpeechReference.espeak(text, voice: voice)
     }
 
     static func rms(_ samples: [Int16]) -> Double {

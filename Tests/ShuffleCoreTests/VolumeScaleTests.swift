@@ -1,7 +1,22 @@
+import Glibc
 import ShuffleCore
 import Testing
 
 @Suite struct VolumeScaleTests {
+    /// (steps, cap, volume step, the voice's level in dB): the volume's, raised to step 8's (-24 dB), never
+    /// above the cap's.
+    @Test(arguments: [
+        (20, 20, 14, -12.0), (20, 20, 8, -24.0), (20, 20, 3, -24.0), (20, 20, 0, -24.0), (20, 12, 12, -16.0),
+        (20, 6, 6, -28.0), (20, 6, 2, -28.0), (20, 20, 20, 0.0),
+    ])
+    func theVoiceFollowsTheVolumeAboveItsFloorAndNeverAboveTheCap(
+        _ steps: Int, _ cap: Int, _ step: Int, _ decibels: Double
+    ) {
+        let gain = VolumeScale(steps: steps, cap: cap).speechGain(step)
+        let level = 20 * log10(gain)
+        #expect(abs(level - decibels) < 0.01, "step \(step) of \(steps), cap \(cap): \(level) dB")
+    }
+
     @Test func stepsAreTwoDecibelsApartWithMuteAtZeroAndUnityAtTheTop() {
         let scale = VolumeScale()
         #expect(scale.gain(0) == 0)

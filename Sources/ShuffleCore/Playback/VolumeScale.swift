@@ -42,4 +42,14 @@ public struct VolumeScale: Sendable, Equatable {
         let clamped = clamp(step)
         return clamped > 0 ? -Double(steps - clamped) * VolumeScale.decibelsPerStep : nil
     }
+
+    /// The step below which the voice is not quieter: speech follows the volume down to here, so a quiet
+    /// box still says what it plays.
+    public static let speechFloor = 8
+
+    /// The gain of the voice at volume `step`: the step's gain, raised to `speechFloor`'s when lower, and
+    /// never above the cap's.
+    public func speechGain(_ step: Int) -> Double {
+        min(gain(cap), max(gain(step), gain(VolumeScale.speechFloor)))
+    }
 }

@@ -200,14 +200,10 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             title: track.tags.title, artist: track.tags.artist, fileName: name ?? track.relativePath.display)
     }
 
-    /// Speech follows the volume, never below `speechFloor` steps (a quiet box still says what it plays) and
-    /// never above the cap. With a hardware mixer the mixer already sets the level of everything.
-    static let speechFloor = 8
-
     func speak(_ clip: SpeechClip, ended: @escaping @Sendable () -> Void) {
         var clip = clip
-        let scale = VolumeScale(steps: steps, cap: cap)
-        clip.gain = mixer != nil ? 1 : min(scale.gain(cap), max(scale.gain(level), scale.gain(Self.speechFloor)))
+        // With a hardware mixer the mixer already sets the level of everything, speech included.
+        clip.gain = mixer != nil ? 1 : VolumeScale(steps: steps, cap: cap).speechGain(level)
         if let engine {
             speaking.withLock { $0 = (clip.id, ended) }
             engine.speak(clip)

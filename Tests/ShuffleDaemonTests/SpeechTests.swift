@@ -1,0 +1,161 @@
+import Foundation
+import ShuffleCore
+import ShuffleTestSupport
+import Testing
+
+/// The box's voice through the real daemon and devices: the speak gesture on a playing daemon (paced sink,
+/// recorded) ducks the music by the configured amount and brings it back; the phrase heard is espeak-ng's
+/// own rendering of the words, at the volume's level and never above the cap; speech while paused leaves
+/// the player paused; `shufflebox say` speaks to a device.
+@Suite(
+    .serialized,
+    .enabled(
+        if: DaemonHarness.canMount && TestLibrary.isAvailable && PacedSink.isAvailable
+            && ExternalTool.find("espeak-ng") != nil,
+        "needs root (mount), lame, pulseaudio and espeak-ng"))
+struct DaemonSpeechTests {
+    /// A one-track stick: `name.mp3` holding a `frequency` Hz sine at `amplitude` (0: silence), no tags.
+    static func toneLibrary(
+        _ directory: TemporaryDirectory, name: String, frequency: Double, amplitude: Double
+    ) throws -> URL {
+        let library = directory.appending(name)
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let wav = directory.appending("\(name).wav")
+        try SpeechReference.writeTone(wav, frequency: frequency, amplitude: amplitude, seconds: 30)
+        let lame = try #require(ExternalTool.find("lame"))
+        let result = try Run.program(lame, ["--silent", "-b", "128", wav.path, library.appendingPathComponent("\(name).mp3").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return library
+    }
+
+    /// The left channel of the recording from byte `offset` on.
+    static func left(_ recording: URL, from offset: Int) throws -> [Int16] {
+        let bytes = [UInt8](try Data(contentsOf: recording))
+        let samples = SpeechReference.samples(Array(bytes[min(bytes.count, offset)...]))
+        return stride(from: 0, to: samples.count - 1, by: 2).map { samples[$0] }
+    }
+
+    static let holdPlay = "0 play press\n1000 play release\n"
+
+    @Test func theSpeakGestureDucksTheMusicByTheConfiguredAmountAndBringsItBack() throws {
+        let daemon = try DaemonHarness()
+        let library = try Self.toneLibrary(daemon.directory, name: "Low Hum", frequency: 60, amplitude: 0.3)
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        let recording = daemon.directory.appending("heard.raw")
+        try sink.record(to: recording)
+        let fifo = daemon.directory.appending("buttons.fifo").path
+        let config = daemon.directory.appending("speech.conf")
+        try "duck = -15\n".write(to: config, atomically: true, encoding: .utf8)
+        try daemon.start(
+            device: "paced", arguments: ["--board", "qemu", "--volume", "20", "--max-volume", "20", "--config", config.path],
+            environment: sink.environment.merging(["SHUFFLEBOX_BUTTON_FIFO": fifo]) { $1 })
+        try daemon.plug(library)
+        let heard = HeardAudio(file: recording)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        #expect(heard.waitForSound(milliseconds: 1_000))
+        let start = (try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
+        let handle = try #require(FileHandle(forWritingAtPath: fifo))
+        handle.write(Data(Self.holdPlay.utf8))
+        try handle.close()
+        usleep(5_000_000)
+        #expect(daemon.state() == "playing")
+        #expect(daemon.stop() == 0)
+
+        let left = try Self.left(recording, from: start)
+        let window = 2_205  // 50 ms
+        let levels = stride(from: 0, to: left.count - window, by: window).map {
+            SpeechReference.toneAmplitude(left[$0..<($0 + window)], frequency: 60, rate: 44_100)
+        }
+        let before = levels.prefix(8).sorted()[4]
+        #expect(before > 3_000, "the hum is heard before the gesture: \(before)")
+        let ducked = levels.indices.filter { levels[$0] < before * 0.5 }
+        let first = try #require(ducked.first, "the music ducked: \(levels.map { Int($0) })")
+        let last = try #require(ducked.last)
+        #expect(last - first >= 10, "ducked for the phrase, at least half a second: \(last - first) windows")
+        let inner = levels[(first + 3)...(last - 3)].sorted()
+        let depth = 20 * log10(inner[inner.count / 2] / before)
+        #expect(abs(depth + 15) <= 1, "ducked by \(depth) dB, configured -15")
+        let after = levels[min(levels.count - 1, last + 8)...].prefix(8).sorted()
+        let back = 20 * log10(after[after.count / 2] / before)
+        #expect(abs(back) <= 0.5, "the music returns at its level: \(back) dB")
+    }
+
+    @Test func whilePausedThePhraseIsEspeakNgsOwnAtTheCappedLevelAndThePlayerStaysPaused() throws {
+        let daemon = try DaemonHarness()
+        let library = try Self.toneLibrary(daemon.directory, name: "Quiet Song", frequency: 60, amplitude: 0)
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        let recording = daemon.directory.appending("heard.raw")
+        try sink.record(to: recording)
+        let fifo = daemon.directory.appending("buttons.fifo").path
+        // At a cap of 12 the voice is at step 12 (-16 dB) however loud it is asked to be.
+        try daemon.start(
+            device: "paced", arguments: ["--board", "qemu", "--volume", "12", "--max-volume", "12"],
+            environment: sink.environment.merging(["SHUFFLEBOX_BUTTON_FIFO": fifo]) { $1 })
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        let press = { (lines: String) in
+            let handle = try #require(FileHandle(forWritingAtPath: fifo))
+            handle.write(Data(lines.utf8))
+            try handle.close()
+        }
+        try press("0 play press\n60 play release\n")
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" }, "\(daemon.log)")
+        // A new stick was announced ("Loading music", "1 song"): let that be said first.
+        let heard = HeardAudio(file: recording)
+        #expect(heard.waitForSilence(quietMilliseconds: 800, seconds: 10))
+        let position = try daemon.status()["positionMs"] as? Int
+        let start = (try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
+        try press(Self.holdPlay)
+        #expect(heard.waitForSound(milliseconds: 300, seconds: 8), "the phrase is heard: \(daemon.log)")
+        #expect(heard.waitForSilence(quietMilliseconds: 500, seconds: 8))
+        #expect(daemon.state() == "paused", "speech does not unpause")
+        #expect(try daemon.status()["positionMs"] as? Int == position, "nor move the position")
+        #expect(daemon.stop() == 0)
+
+        let left = try Self.left(recording, from: start)
+        let first = try #require(left.firstIndex { abs(Int($0)) > 30 })
+        let end = try #require(left.lastIndex { abs(Int($0)) > 30 })
+        // At 44.1 kHz from espeak-ng's 22,050: every other sample is one of the phrase's own.
+        let spoken = stride(from: first, through: end, by: 2).map { left[$0] }
+        let reference = try SpeechReference.espeak("Quiet Song", voice: "en")
+        let gain = VolumeScale(steps: 20, cap: 12).gain(12)
+        let scaled = spoken.map { Int16(clamping: Int((Double($0) / gain).rounded())) }
+        let score = SpeechComparison.correlation(scaled, reference)
+        #expect(score > 0.9, "the phrase is espeak-ng's 'Quiet Song': correlation \(score)")
+        // Energy, not RMS: the two differ in the silence around the words.
+        let level = 10 * log10(SpeechReference.energy(spoken) / SpeechReference.energy(reference))
+        #expect(abs(level - 20 * log10(gain)) <= 1, "spoken at \(level) dB, the cap is \(20 * log10(gain)) dB")
+    }
+}
+
+/// `shufflebox say` into ALSA's file PCM: espeak-ng's rendering of the words, at the asked level.
+@Suite(.enabled(if: ExternalTool.find("espeak-ng") != nil, "needs espeak-ng"))
+struct SayCommandTests {
+    @Test(arguments: [20, 10])
+    func sayWritesThePhraseToTheDeviceAtTheAskedLevel(_ volume: Int) throws {
+        let directory = try TemporaryDirectory()
+        let capture = directory.appending("said.raw")
+        let result = try Run.shufflebox(
+            ["say", "Maximum", "volume", "--device", ALSATestDevices.capture, "--volume", String(volume)],
+            environment: ALSATestDevices.captureEnvironment(file: capture))
+        #expect(result.status == 0, "\(result.stderr)")
+        let said = SpeechReference.samples([UInt8](try Data(contentsOf: capture)))
+        let reference = try SpeechReference.espeak("Maximum volume", voice: "en")
+        let gain = VolumeScale().gain(volume)
+        let score = SpeechComparison.correlation(said.map { Int16(clamping: Int(Double($0) / gain)) }, reference)
+        #expect(score > 0.95, "correlation \(score)")
+        let level = 10 * log10(SpeechReference.energy(said) / SpeechReference.energy(reference))
+        #expect(abs(level - 20 * log10(gain)) <= 0.5, "\(level) dB for step \(volume)")
+    }
+
+    @Test func withoutWordsOrWithABadDeviceItSaysWhatIsWrong() throws {
+        let empty = try Run.shufflebox(["say"])
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("say needs the words to say"))
+        let bad = try Run.shufflebox(["say", "hello", "--device", "no_such_pcm"])
+        #expect(bad.status == 69)
+        #expect(bad.stderr.contains("cannot play on ALSA device 'no_such_pcm'"), "\(bad.stderr)")
+    }
+}
