@@ -32,6 +32,11 @@ public final class SpeechOutput: Sendable {
     /// Stops the phrase under way and waits until its thread has closed the device.
     public func stop() {
         current.withLock { $0?.stop = true }
+        wait()
+    }
+
+    /// Waits until the phrase under way has been said.
+    public func wait() {
         let running = threads.withLock { list -> [PThread] in
             defer { list = [] }
             return list

@@ -37,12 +37,20 @@ enum ButtonsCommand {
             Terminal.error("shufflebox buttons: the script ends with \(button.rawValue) pressed; releasing it there")
         }
         let report = ButtonReport(json: options.json)
+        let voice = options.speak ? GestureVoice(board: board, device: options.device) : nil
+        if options.speak && voice == nil { return ExitCode.unavailable }
         var out = ""
         for item in outcome.items {
             switch item {
             case .edge(let edge) where options.raw: out += report.line(for: edge) + "\n"
             case .edge: break
-            case .gesture(let event): out += report.line(for: event) + "\n"
+            case .gesture(let event):
+                out += report.line(for: event) + "\n"
+                if let voice {
+                    Terminal.write(out)
+                    out = ""
+                    voice.sayAndWait(event)
+                }
             }
         }
         Terminal.write(out)

@@ -48,6 +48,8 @@ enum ButtonsLiveCheck {
         let start = MonotonicClock.now()
         var recognizer = GestureRecognizer(board: board, start: start)
         let report = ButtonReport(json: options.json, origin: start)
+        let voice = options.speak ? GestureVoice(board: board, device: options.device) : nil
+        defer { voice?.finish() }
         Terminal.error(
             "shufflebox buttons: listening on \(sources.map(\.name).joined(separator: " and "))"
                 + (sources.contains { $0 is KeyboardSource }
@@ -72,13 +74,17 @@ enum ButtonsLiveCheck {
                 do {
                     for edge in try source.readEvents(ready: entry.fd) {
                         if options.raw { lines.append(report.line(for: edge)) }
-                        lines += recognizer.handle(edge).map(report.line(for:))
+                        let events = recognizer.handle(edge)
+                        lines += events.map(report.line(for:))
+                        for event in events { voice?.say(event) }
                     }
                 } catch {
                     Terminal.error("shufflebox buttons: \(error)")
                 }
             }
-            lines += recognizer.advance(to: MonotonicClock.now()).map(report.line(for:))
+            let due = recognizer.advance(to: MonotonicClock.now())
+            lines += due.map(report.line(for:))
+            for event in due { voice?.say(event) }
             if !lines.isEmpty { Terminal.write(lines.joined(separator: "\n") + "\n") }
             if sources.contains(where: { ($0 as? KeyboardSource)?.quitRequested == true }) { break }
             sources.removeAll { $0.isFinished }

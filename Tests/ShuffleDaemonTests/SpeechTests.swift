@@ -159,3 +159,27 @@ struct SayCommandTests {
         #expect(bad.stderr.contains("cannot play on ALSA device 'no_such_pcm'"), "\(bad.stderr)")
     }
 }
+
+/// `shufflebox buttons --speak`: the wiring check you can hear says the button, its wire and the gesture.
+@Suite(.enabled(if: ExternalTool.find("espeak-ng") != nil, "needs espeak-ng"))
+struct ButtonsSpeakTests {
+    @Test func aReplayedClickIsSaidWithItsButtonAndWire() throws {
+        let directory = try TemporaryDirectory()
+        let script = directory.appending("click.txt")
+        try "0 play press\n60 play release\n".write(to: script, atomically: true, encoding: .utf8)
+        let capture = directory.appending("said.raw")
+        let result = try Run.shufflebox(
+            ["buttons", "--board", "qemu", "--script", script.path, "--speak", "--device", ALSATestDevices.capture],
+            environment: ALSATestDevices.captureEnvironment(file: capture))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("click"))
+        let said = SpeechReference.samples([UInt8](try Data(contentsOf: capture)))
+        let gain = VolumeScale().gain(14)
+        let heard = said.map { Int16(clamping: Int(Double($0) / gain)) }
+        // The qemu board's play button is gpio-sim line 0, with no header pin.
+        let right = SpeechComparison.correlation(heard, try SpeechReference.espeak("play, GPIO 0, click", voice: "en"))
+        let wrong = SpeechComparison.correlation(heard, try SpeechReference.espeak("next, GPIO 1, click", voice: "en"))
+        #expect(right > 0.95, "correlation with its own words \(right)")
+        #expect(wrong < right, "and less with another button's \(wrong)")
+    }
+}

@@ -81,6 +81,7 @@ public enum Usage {
         case "buttons":
             return """
                 usage: shufflebox buttons [--board NAME | --config FILE] [--raw] [--json] [--script FILE]
+                                          [--speak [--device PCM]]
 
                 Prints each button gesture and the action it maps to, as it happens: the pin test
                 to run after soldering. Ctrl-C ends it.
@@ -89,6 +90,9 @@ public enum Usage {
                   --raw            also print every press and release
                   --json           one JSON object per line
                   --script FILE    replay recorded edges ("MS BUTTON press|release") instead of hardware
+                  --speak          also say each gesture aloud ("play, pin 11, click"): the check you
+                                   can hear, with no screen
+                  --device PCM     the ALSA device to speak on (default: default)
                 """
         case "run":
             return """
