@@ -104,11 +104,34 @@ import Testing
         #expect(TCPAddress(parsing: text) == nil)
     }
 
+    @Test func theVoiceKeysReplaceOrSilenceMessagesAndBadValuesSayWhy() throws {
+        let config = try ConfigParser.parse(
+            "speech = on\nvoice = de\nduck = -20\nsay-loading = Musik wird geladen\nsay-max-volume = off\n",
+            file: "x.conf")
+        #expect(config.speech.language == "de")
+        #expect(config.duckDecibels == -20)
+        #expect(config.speech.text(.loading) == "Musik wird geladen")
+        #expect(config.speech.text(.maximumVolume) == nil)
+        #expect(config.speech.text(.noMusic) == "No music found on this stick")
+        let off = try ConfigParser.parse("speech = off\n", file: "x.conf")
+        #expect(off.speech.text(.loading) == nil)
+        for (line, message) in [
+            ("speech = maybe", "'speech' must be 'on' or 'off'"), ("voice = En Gb", "'voice' needs an espeak-ng language"),
+            ("duck = 6", "'duck' needs a whole number from -40 to 0"), ("say-loading =", "'say-loading' needs the words"),
+            ("say-everything = hi", "unknown key 'say-everything'"),
+        ] {
+            var caught: ConfigError?
+            do { _ = try ConfigParser.parse(line + "\n", file: "x.conf") } catch { caught = error }
+            #expect(caught?.description.contains(message) == true, "\(line): \(String(describing: caught))")
+        }
+    }
+
     @Test func shippedExampleParses() throws {
         let url = PackagePaths.root.appendingPathComponent("board/common/shufflebox.conf")
         let text = try String(contentsOf: url, encoding: .utf8)
         let config = try ConfigParser.parse(text, file: url.path)
         #expect(config.libraryRoots == ["/media"])
         #expect(config.volume == 10 && config.maxVolume == 20 && config.volumeSteps == 20)
+        #expect(config.speech.enabled && config.speech.language == "en" && config.duckDecibels == -15)
     }
 }
