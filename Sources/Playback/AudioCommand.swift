@@ -40,6 +40,8 @@ public enum AudioEvent: Sendable, Equatable {
     /// The output device could not be opened, configured or written while playing `token`; the position
     /// reached is kept so a retry continues there. `message` is a sentence naming the device.
     case deviceFailed(token: UInt64, message: String, positionMs: Int64)
+    /// The first samples of phrase `id` were handed to ALSA `at` that instant.
+    case speechStarted(id: UInt64, at: ContinuousClock.Instant)
     /// The phrase `id` has been said to its end (not sent when it was cut off or replaced).
     case speechEnded(id: UInt64)
     /// The thread has closed the device and ended (after `shutdown`).

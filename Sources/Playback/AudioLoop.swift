@@ -38,6 +38,8 @@ struct AudioLoop: ~Copyable {
     /// Speech over the music, or over silence while paused or idle.
     private var speech: SpeechMix
     private var speechID: UInt64 = 0
+    /// Whether the phrase's first samples are yet to reach the device (for `speechStarted`).
+    private var speechUnheard = false
 
     init(
         decoder: consuming MP3Decoder, deviceName: String, gain: Double, duckDecibels: Double, mailbox: AudioMailbox,
@@ -102,6 +104,7 @@ struct AudioLoop: ~Copyable {
             speechID = clip.id
             speech.setSampleRate(format?.sampleRate ?? clip.sampleRate)
             speech.start(clip.samples, sampleRate: clip.sampleRate, gain: clip.gain)
+            speechUnheard = speech.isSpeaking
         case .stopSpeaking:
             speech.stop()
         case .shutdown(let drain):
@@ -181,9 +184,9 @@ struct AudioLoop: ~Copyable {
             guard let format, count > 0 else { return }
             let frames = count / format.channels
             volume.apply(to: &buffer, frames: frames, channels: format.channels)
-            if speech.isActive, speech.mix(into: &buffer, frames: frames, channels: format.channels) {
-                events(.speechEnded(id: speechID))
-            }
+            var speechEnded = false
+            let mixed = speech.isActive
+            if mixed { speechEnded = speech.mix(into: &buffer, frames: frames, channels: format.channels) }
             bufferedFrames = frames
             bufferWritten = 0
             if !announced {
@@ -192,6 +195,7 @@ struct AudioLoop: ~Copyable {
                 events(.started(token: token, at: now, latency: now - requestedAt))
             }
             writeBuffered()
+            if mixed { noteSpeechWritten(ended: speechEnded) }
         case .newFormat(let changed):
             _ = ensureDevice(for: changed, drainFirst: true, positionMs: positionMs(framesOut))
         case .done:
@@ -230,9 +234,18 @@ struct AudioLoop: ~Copyable {
             speech.stop()
             return
         }
-        if ended { events(.speechEnded(id: speechID)) }
+        noteSpeechWritten(ended: ended)
         // Said and faded: let the device play its buffer out rather than run dry.
         if !speech.isActive { try? device?.drain() }
+    }
+
+    /// Reports a phrase's first samples reaching the device, and its end.
+    private mutating func noteSpeechWritten(ended: Bool) {
+        if speechUnheard {
+            speechUnheard = false
+            events(.speechStarted(id: speechID, at: .now))
+        }
+        if ended { events(.speechEnded(id: speechID)) }
     }
 
     private mutating func writeBuffered() {

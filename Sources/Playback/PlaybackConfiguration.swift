@@ -79,6 +79,8 @@ public enum PlaybackNotice: Sendable, Equatable {
     case deviceFailed(String)
     /// The device works again (the first samples after a failure reached it).
     case deviceRecovered
+    /// The first samples of phrase `id` were handed to ALSA `at` that instant.
+    case speechStarted(id: UInt64, at: ContinuousClock.Instant)
     /// The phrase `id` (`PlaybackEngine.speak`) has been said to its end.
     case speechEnded(id: UInt64)
     /// A file with no playable audio was skipped (and marked unplayable); the text names it.

@@ -272,6 +272,8 @@ public actor PlaybackEngine {
                 try? await sleeper.sleep(for: delay)
                 continuation.yield(.retryDevice(token: token))
             }
+        case .speechStarted(let id, let at):
+            notify(.speechStarted(id: id, at: at))
         case .speechEnded(let id):
             notify(.speechEnded(id: id))
         case .closed:

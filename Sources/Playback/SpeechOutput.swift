@@ -14,15 +14,21 @@ public final class SpeechOutput: Sendable {
     /// Creates an output on the ALSA PCM `device`.
     public init(device: String) { self.device = device }
 
-    /// Says `clip` (cutting off the phrase under way); `ended` is called on the phrase's thread with nil when
-    /// it was said to the end, or the device's error. Returns at once.
-    public func say(_ clip: SpeechClip, ended: @escaping @Sendable (ALSAError?) -> Void = { _ in }) {
+    /// Says `clip` (cutting off the phrase under way); `started` is called on the phrase's thread when its
+    /// first samples were handed to ALSA, `ended` with nil when it was said to the end, or the device's
+    /// error. Returns at once.
+    public func say(
+        _ clip: SpeechClip, started: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in },
+        ended: @escaping @Sendable (ALSAError?) -> Void = { _ in }
+    ) {
         stop()
         current.withLock { $0 = (clip.id, false) }
         let device = self.device
         let current = self.current
         let thread = PThread.start(name: "shufflebox-say") {
-            let result = Self.play(clip, device: device) { current.withLock { $0?.id != clip.id || $0?.stop == true } }
+            let result = Self.play(clip, device: device, started: started) {
+                current.withLock { $0?.id != clip.id || $0?.stop == true }
+            }
             current.withLock { if $0?.id == clip.id { $0 = nil } }
             ended(result)
         }
@@ -45,7 +51,10 @@ public final class SpeechOutput: Sendable {
     }
 
     /// Plays `clip` to its end unless `cancelled` says otherwise between periods; returns the device's error.
-    public static func play(_ clip: SpeechClip, device: String, cancelled: () -> Bool) -> ALSAError? {
+    public static func play(
+        _ clip: SpeechClip, device: String, started: (ContinuousClock.Instant) -> Void = { _ in },
+        cancelled: () -> Bool
+    ) -> ALSAError? {
         do throws(ALSAError) {
             var pcm = try PCMDevice(name: device)
             try pcm.configure(sampleRate: clip.sampleRate, channels: 1)
@@ -54,10 +63,15 @@ public final class SpeechOutput: Sendable {
             mix.setSampleRate(clip.sampleRate)
             mix.start(clip.samples, sampleRate: clip.sampleRate, gain: clip.gain)
             var buffer = [Int16](repeating: 0, count: period)
+            var first = true
             while mix.isSpeaking && !cancelled() {
                 for index in buffer.indices { buffer[index] = 0 }
                 _ = mix.mix(into: &buffer, frames: period, channels: 1)
                 try pcm.writeAll(buffer, frames: period)
+                if first {
+                    first = false
+                    started(.now)
+                }
             }
             if cancelled() { try pcm.drop() } else { try pcm.drain() }
             return nil

@@ -27,9 +27,9 @@ final class GestureVoice: Sendable {
     func say(_ event: GestureEvent) {
         guard let clip = clip(for: event) else { return }
         let device = self.device
-        output.say(clip) { error in
+        output.say(clip, ended: { error in
             if let error { Terminal.error("shufflebox buttons: cannot speak on '\(device)': \(error.message)") }
-        }
+        })
     }
 
     /// Says `event` to its end before returning.

@@ -67,17 +67,20 @@ struct DaemonSpeechTests {
         let levels = stride(from: 0, to: left.count - window, by: window).map {
             SpeechReference.toneAmplitude(left[$0..<($0 + window)], frequency: 60, rate: 44_100)
         }
-        let before = levels.prefix(8).sorted()[4]
+        // On a loaded machine the paced sink can run dry for a moment: windows of silence are no level.
+        let sounding = levels.prefix(12).filter { $0 > 1_000 }.sorted()
+        let before = sounding.isEmpty ? 0 : sounding[sounding.count / 2]
         #expect(before > 3_000, "the hum is heard before the gesture: \(before)")
-        let ducked = levels.indices.filter { levels[$0] < before * 0.5 }
+        let ducked = levels.indices.filter { levels[$0] > before * 0.05 && levels[$0] < before * 0.5 }
         let first = try #require(ducked.first, "the music ducked: \(levels.map { Int($0) })")
         let last = try #require(ducked.last)
-        #expect(last - first >= 10, "ducked for the phrase, at least half a second: \(last - first) windows")
-        let inner = levels[(first + 3)...(last - 3)].sorted()
-        let depth = 20 * log10(inner[inner.count / 2] / before)
-        #expect(abs(depth + 15) <= 1, "ducked by \(depth) dB, configured -15")
-        let after = levels[min(levels.count - 1, last + 8)...].prefix(8).sorted()
-        let back = 20 * log10(after[after.count / 2] / before)
+        #expect(ducked.count >= 10, "ducked for the phrase, at least half a second: \(ducked.count) windows")
+        let depths = ducked.map { levels[$0] }.sorted()
+        let depth = 20 * log10(depths[depths.count / 2] / before)
+        #expect(abs(depth + 15) <= 1, "ducked by \(depth) dB, configured -15: \(levels[first...last].map { Int($0) })")
+        let after = levels[min(levels.count - 1, last + 8)...].filter { $0 > before * 0.5 }.sorted()
+        #expect(after.count >= 4, "the music comes back: \(levels.map { Int($0) })")
+        let back = after.isEmpty ? -99 : 20 * log10(after[after.count / 2] / before)
         #expect(abs(back) <= 0.5, "the music returns at its level: \(back) dB")
     }
 

@@ -127,9 +127,11 @@ protocol AppliancePlayer: AnyObject {
     func now() -> NowPlaying?
     /// The track heard now, as the voice names it (from memory: never waits).
     func speakable() -> Announcer.NowPlaying?
-    /// Says `clip` over the music, or straight to the device when nothing plays; `ended` is called (on
-    /// any thread) once it has been said to its end.
-    func speak(_ clip: SpeechClip, ended: @escaping @Sendable () -> Void)
+    /// Says `clip` over the music, or straight to the device when nothing plays; `started` is called (on
+    /// any thread) when its first samples were handed to ALSA, `ended` once it has been said to its end.
+    func speak(
+        _ clip: SpeechClip, started: @escaping @Sendable (ContinuousClock.Instant) -> Void,
+        ended: @escaping @Sendable () -> Void)
     /// Stops the phrase under way.
     func stopSpeaking()
 }

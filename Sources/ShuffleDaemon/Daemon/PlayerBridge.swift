@@ -30,7 +30,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     /// Says phrases while no engine runs (between sticks, before the first track).
     private let standalone: SpeechOutput
     /// The phrase the engine is saying and what to call when it ends.
-    private let speaking = Locked<(id: UInt64, ended: @Sendable () -> Void)?>(nil)
+    private let speaking = Locked<SpeechCallbacks?>(nil)
     /// Counts engines; reports from an engine that was stopped (a number no longer `live`) are dropped, so a
     /// late "device failed" from the old engine cannot put the daemon in error after a restart.
     private var generation = 0
@@ -91,13 +91,15 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 case .deviceFailed(let reason): report(.deviceFailed(reason))
                 case .deviceRecovered: report(.deviceRecovered)
                 case .trackSkipped: report(.trackSkipped)
+                case .speechStarted(let id, let at):
+                    speaking.withLock { $0?.id == id ? $0 : nil }?.started(at)
                 case .speechEnded(let id):
-                    let ended = speaking.withLock { current -> (@Sendable () -> Void)? in
+                    let ended = speaking.withLock { current -> SpeechCallbacks? in
                         guard let pending = current, pending.id == id else { return nil }
                         current = nil
-                        return pending.ended
+                        return pending
                     }
-                    ended?()
+                    ended?.ended()
                 }
             }
         ) { track, at in
@@ -200,16 +202,19 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             title: track.tags.title, artist: track.tags.artist, fileName: name ?? track.relativePath.display)
     }
 
-    func speak(_ clip: SpeechClip, ended: @escaping @Sendable () -> Void) {
+    func speak(
+        _ clip: SpeechClip, started: @escaping @Sendable (ContinuousClock.Instant) -> Void,
+        ended: @escaping @Sendable () -> Void
+    ) {
         var clip = clip
         // With a hardware mixer the mixer already sets the level of everything, speech included.
         clip.gain = mixer != nil ? 1 : VolumeScale(steps: steps, cap: cap).speechGain(level)
         if let engine {
-            speaking.withLock { $0 = (clip.id, ended) }
+            speaking.withLock { $0 = SpeechCallbacks(id: clip.id, started: started, ended: ended) }
             engine.speak(clip)
         } else {
             let log = self.log
-            standalone.say(clip) { error in
+            standalone.say(clip, started: started) { error in
                 if let error { log.warning("cannot speak: \(error.message)") }
                 ended()
             }
@@ -244,4 +249,11 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             sampleRate: track.stream.sampleRate, channels: track.stream.channels, playerPaused: state.paused,
             outputPaused: output)
     }
+}
+
+/// What to call as the phrase the engine says starts and ends.
+private struct SpeechCallbacks: Sendable {
+    var id: UInt64
+    var started: @Sendable (ContinuousClock.Instant) -> Void
+    var ended: @Sendable () -> Void
 }

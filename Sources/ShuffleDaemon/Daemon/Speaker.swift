@@ -38,13 +38,14 @@ final class Speaker: @unchecked Sendable {
 
     /// Tells the announcer what happened, and says what it decides.
     func handle(_ event: Announcer.Event) {
+        let requestedAt = ContinuousClock.now
         for effect in announcer.handle(event, at: Self.now()) {
             switch effect {
             case .stop:
                 speakingID = nil
                 player.stopSpeaking()
             case .say(let phrase, let message):
-                say(phrase, message)
+                say(phrase, message, requestedAt: requestedAt)
             }
         }
     }
@@ -55,7 +56,7 @@ final class Speaker: @unchecked Sendable {
         queue.async { _ = try? voice.render(phrase) }
     }
 
-    private func say(_ phrase: [SpokenSegment], _ message: Announcer.Message) {
+    private func say(_ phrase: [SpokenSegment], _ message: Announcer.Message, requestedAt: ContinuousClock.Instant) {
         nextID += 1
         let id = nextID
         speakingID = id
@@ -77,7 +78,14 @@ final class Speaker: @unchecked Sendable {
                 guard self.speakingID == id else { return }
                 log.debug("saying (\(message.rawValue)) \(phrase.map(\.description).joined(separator: " | "))")
                 let clip = SpeechClip(id: id, samples: samples, sampleRate: voice.sampleRate, gain: 1)
-                self.player.speak(clip) { [self] in self.loop.post { self.ended(id) } }
+                self.player.speak(clip) { at in
+                    // The speak-latency figure (`make bench`), like the skip latency of tracks.
+                    let ms = (at - requestedAt).components
+                    let total = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
+                    log.info("phrase \(id) (\(message.rawValue)): first samples handed to ALSA \(total) ms after the request")
+                } ended: { [self] in
+                    self.loop.post { self.ended(id) }
+                }
             }
         }
     }
