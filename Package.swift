@@ -78,7 +78,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "MediaProbeTests", dependencies: ["MediaProbe", "ShuffleTestSupport"], exclude: ["Fixtures"],
+            name: "MediaProbeTests", dependencies: ["MediaProbe", "LibMPG123", "ShuffleTestSupport"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",

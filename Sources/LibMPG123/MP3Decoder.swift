@@ -17,6 +17,10 @@ public struct MP3Decoder: ~Copyable {
     private var consecutiveErrors: Int
     /// The path of the open track, for messages.
     private var context: String
+    /// A format change libmpg123 announced together with the last samples of the old format: `MPG123_NEW_FORMAT`
+    /// can come with a filled buffer (the samples before the change), and the next read is already in the new
+    /// format, so the change is handed out by the next `read` before any of its samples.
+    private var pendingFormat: MP3Format?
 
     /// Creates a decoder. Wraps `mpg123_init` (once per process), `mpg123_new`, `mpg123_param2` and
     /// `mpg123_format`.
@@ -36,6 +40,7 @@ public struct MP3Decoder: ~Copyable {
         fd = -1
         consecutiveErrors = 0
         context = ""
+        pendingFormat = nil
     }
 
     /// Sets the flags and the fixed output format on a fresh handle.
@@ -77,6 +82,7 @@ public struct MP3Decoder: ~Copyable {
         guard opened >= 0 else { throw MPG123Error(code: -errno, function: "open", context: context) }
         fd = opened
         consecutiveErrors = 0
+        pendingFormat = nil
         self.context = context
         do throws(MPG123Error) {
             errno = 0
@@ -111,6 +117,10 @@ public struct MP3Decoder: ~Copyable {
     /// be read any more (`read(2)` failing with EIO, ENODEV, ENXIO…: the stick was pulled out) throws an
     /// error with function "read". Wraps `mpg123_read`.
     public mutating func read(into buffer: inout [Int16]) throws(MPG123Error) -> MP3ReadResult {
+        if let format = pendingFormat {
+            pendingFormat = nil
+            return .newFormat(format)
+        }
         while true {
             var done = 0
             errno = 0
@@ -126,12 +136,17 @@ public struct MP3Decoder: ~Copyable {
             case MPG123_DONE.rawValue:
                 return samples > 0 ? .samples(samples) : .done
             case MPG123_NEW_FORMAT.rawValue:
-                if samples > 0 { return .samples(samples) }
                 var rate = 0
                 var channels: Int32 = 0
                 var encoding: Int32 = 0
                 try check(mpg123_getformat(handle, &rate, &channels, &encoding), "mpg123_getformat")
-                return .newFormat(MP3Format(sampleRate: rate, channels: Int(channels)))
+                let format = MP3Format(sampleRate: rate, channels: Int(channels))
+                // The samples that came with the announcement are still in the old format (mpg123.h).
+                if samples > 0 {
+                    pendingFormat = format
+                    return .samples(samples)
+                }
+                return .newFormat(format)
             case MPG123_NEED_MORE.rawValue:
                 // Only the feed reader asks for more; from a descriptor this means the file ended early.
                 return samples > 0 ? .samples(samples) : .done
