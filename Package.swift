@@ -65,7 +65,8 @@ let package = Package(
         // In-process search latency at 100,000 tracks for `make bench` (scripts/bench).
         .executableTarget(name: "ShuffleboxBench", dependencies: ["ShuffleCore", "MusicLibrary", "LibSQLite"], swiftSettings: strict),
         .executableTarget(
-            name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe", "MusicLibrary"], swiftSettings: strict),
+            name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe", "MusicLibrary", "LibMPG123"],
+            swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "ShuffleTestSupport", dependencies: ["ShuffleCore", "LibPThread"], swiftSettings: strict),

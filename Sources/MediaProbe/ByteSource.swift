@@ -30,8 +30,14 @@ final class ByteSource {
     let count: Int
     /// The first I/O error met (an `errno` value), if any; reads after one return short.
     private(set) var ioError: Int32?
-    private var cacheStart = -1
-    private var cache: [UInt8] = []
+    /// Two cached blocks, the one used last first: a probe goes back and forth between the head of a file and
+    /// its tail (tags at both ends, a Xing header and the last frames), and one block would be read again
+    /// at every turn.
+    private var cacheStarts = [-1, -1]
+    private var caches: [[UInt8]] = [[], []]
+    /// The block holding the last position asked for.
+    private var cacheStart: Int { cacheStarts[0] }
+    private var cache: [UInt8] { caches[0] }
     /// The longest read asked of the file or memory so far, after clamping (for tests).
     private(set) var largestRead = 0
     /// Bytes fetched from the file (or copied from memory) so far (for tests).
@@ -90,12 +96,19 @@ final class ByteSource {
 
     /// Makes the cache hold the block containing `position`; false on an I/O error or at the end.
     private func fill(fd: Int32, containing position: Int) -> Bool {
-        if cacheStart >= 0, position >= cacheStart, position < cacheStart + cache.count { return true }
+        for slot in 0..<2 where cacheStarts[slot] >= 0 {
+            guard position >= cacheStarts[slot], position < cacheStarts[slot] + caches[slot].count else { continue }
+            if slot == 1 {
+                cacheStarts.swapAt(0, 1)
+                caches.swapAt(0, 1)
+            }
+            return true
+        }
         let start = position - position % Self.blockSize
         let block = readDirect(fd: fd, offset: start, length: min(Self.blockSize, count - start))
         guard !block.isEmpty else { return false }
-        cacheStart = start
-        cache = block
+        cacheStarts = [start, cacheStarts[0]]
+        caches = [block, caches[0]]
         return position < start + block.count
     }
 

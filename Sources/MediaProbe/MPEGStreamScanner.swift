@@ -40,6 +40,8 @@ struct MPEGStreamScanner {
     static let trustedWalk = 256 * 1024
     /// How many frames at its start a long VBR stream's declared mean frame length is checked against.
     static let sampledFrames = 64
+    /// How far from the first audio frame that sample reaches (about what the first block read holds).
+    static let sampledBytes = 16 * 1024
 
     /// The file.
     let source: ByteSource
@@ -172,11 +174,13 @@ struct MPEGStreamScanner {
         return endsOnAWholeFrame(like: first.header)
     }
 
-    /// The mean length of up to `sampledFrames` frames from `offset` (within the first block read), if any.
+    /// The mean length of up to `sampledFrames` frames in `sampledBytes` from `offset`, if at least 8.
     private func meanFrameLength(from offset: Int) -> Int? {
         var position = offset
         var frames = 0
-        while frames < Self.sampledFrames, let header = headerAt(position), let length = header.frameLength {
+        while frames < Self.sampledFrames, position - offset < Self.sampledBytes, let header = headerAt(position),
+            let length = header.frameLength
+        {
             position += length
             frames += 1
         }

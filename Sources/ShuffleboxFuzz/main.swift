@@ -7,9 +7,13 @@
 //                    between a head and a tail), probed from disk: lengths and offsets the file claims may
 //                    point far past the bytes given, and scripts/fuzz caps memory, so a reader that
 //                    believes a length and allocates it is found
+//   mp3diff          the bytes are an MP3 file, probed and also decoded to the end by the player's libmpg123
+//                    decoder: the probe must call it playable exactly when the decoder produces audio from it
+//                    (a disagreement traps, and libFuzzer keeps the input)
 //   text             the bytes are text a person or a client wrote: the board, configuration, button
 //                    script, mountinfo, MPD request, MPD filter expression and command-line parsers, the FTS
 //                    query builder, the voice choice for tag text and the LED-class trigger list
+import LibMPG123
 import MediaProbe
 import MusicLibrary
 import ShuffleCore
@@ -41,6 +45,38 @@ func probeSparse(_ bytes: [UInt8]) {
     _ = MediaProbe.probe(path: PathBytes(sparsePath))
 }
 
+/// The file the `mp3diff` target writes (one per process).
+let diffPath = "/tmp/shufflebox-fuzz-diff-\(getpid()).mp3"
+
+/// Probes `bytes` and decodes them with libmpg123 as the player does; traps when they disagree on whether
+/// there is audio.
+func probeAgainstDecoder(_ bytes: [UInt8]) {
+    var probed = false
+    if case .audio(_, let stream) = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3") { probed = stream.frames > 0 }
+    let fd = open(diffPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    var decoded = 0
+    do {
+        var decoder = try MP3Decoder()
+        _ = try decoder.open(path: Array(diffPath.utf8))
+        var buffer = [Int16](repeating: 0, count: 8192)
+        reading: while true {
+            switch try decoder.read(into: &buffer) {
+            case .samples(let count): decoded += count
+            case .newFormat: continue
+            case .done: break reading
+            }
+        }
+    } catch {
+        // Not opened, or a read failed: what was decoded so far is the answer.
+    }
+    if probed != (decoded > 0) {
+        fatalError("the probe says \(probed ? "playable" : "unplayable"), libmpg123 decodes \(decoded) samples")
+    }
+}
+
 /// libFuzzer's entry: every parser must return or throw, never crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -49,6 +85,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "text": break
     case "sparse":
         probeSparse(bytes)
+        return 0
+    case "mp3diff":
+        probeAgainstDecoder(bytes)
         return 0
     default:
         _ = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3")
