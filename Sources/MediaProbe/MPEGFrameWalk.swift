@@ -37,6 +37,7 @@ struct MPEGFrameWalk {
         var count = Count()
         var position = offset
         var failedReads = 0
+        var freeGuesses = 0
         let fileEnd = source.count
         let stop = offset + budget
         while position + 4 <= fileEnd {
@@ -51,12 +52,20 @@ struct MPEGFrameWalk {
             let four = source.bytes(at: position, count: 4)
             guard four.count == 4 else { break }
             if let header = MPEGFrameHeader(four[0], four[1], four[2], four[3]) {
-                if header.isFreeFormat && freeSize == nil { freeSize = Self.measureFreeFormat(source, at: position) }
+                if header.isFreeFormat && freeSize == nil && freeGuesses < Self.freeGuessesPerFrame {
+                    freeGuesses += 1
+                    switch Self.measureFreeFormat(source, at: position) {
+                    case .size(let size): freeSize = size
+                    case .none: break
+                    case .endOfFile: return count
+                    }
+                }
                 if let length = header.length(freeSize: freeSize) {
                     guard position + length <= fileEnd else { break }
                     count.frames += 1
                     count.samples += Int64(header.samplesPerFrame) * Int64(first.sampleRate) / Int64(header.sampleRate)
                     failedReads = 0
+                    freeGuesses = 0
                     position += length
                     continue
                 }
@@ -116,22 +125,37 @@ struct MPEGFrameWalk {
         return nil
     }
 
-    /// The size (without padding) of free-format frames like the one at `offset`: the distance to the next
-    /// header of the same kind within libmpg123's largest frame (`guess_freeformat_framesize`).
-    static func measureFreeFormat(_ source: ByteSource, at offset: Int) -> Int? {
+    /// What measuring a free-format frame found.
+    enum FreeGuess: Equatable {
+        /// The size of the stream's free-format frames without padding.
+        case size(Int)
+        /// No header of the same kind within libmpg123's largest frame: not a frame after all.
+        case none
+        /// The file ended first: libmpg123 has read to its end looking, and the stream ends there.
+        case endOfFile
+    }
+
+    /// Measures free-format frames like the one at `offset`: the distance to the next header of the same kind
+    /// within libmpg123's largest frame (`guess_freeformat_framesize`, which leaves the reader at the end of
+    /// the file when it runs into it).
+    static func measureFreeFormat(_ source: ByteSource, at offset: Int) -> FreeGuess {
         let window = source.bytes(at: offset, count: MPEGFrameHeader.maxBodySize + 8)
-        guard let header = MPEGFrameHeader(in: window, at: 0) else { return nil }
+        guard let header = MPEGFrameHeader(in: window, at: 0) else { return .none }
         var distance = 5
-        while distance + 4 <= window.count && distance <= MPEGFrameHeader.maxBodySize + 4 {
+        while distance <= MPEGFrameHeader.maxBodySize + 4 {
+            guard distance + 4 <= window.count else { return .endOfFile }
             if window[distance] == 0xFF, let next = MPEGFrameHeader(in: window, at: distance),
                 next.isSameKind(as: header)
             {
-                return distance - (header.padded ? 1 : 0)
+                return .size(distance - (header.padded ? 1 : 0))
             }
             distance += 1
         }
-        return nil
+        return .none
     }
+
+    /// libmpg123 guesses a free-format size at most this often while looking for one frame.
+    static let freeGuessesPerFrame = 5
 
     /// A little-endian 32-bit value at `offset` (the caller checked the bounds).
     private static func littleEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

@@ -116,10 +116,22 @@ struct MPEGStreamScanner {
     private func findFirstFrame() -> First? {
         let limit = min(source.count, start + Self.searchLimit)
         var position = start
+        var freeGuesses = 0
+        // Once measured, libmpg123 keeps the free-format size for the stream, even when the frame it measured
+        // turns out not to start it.
+        var freeSize: Int?
         while let candidate = MPEGFrameWalk.nextHeader(in: source, from: position, before: limit) {
             position = candidate + 1
             guard let header = headerAt(candidate) else { continue }
-            let freeSize = header.isFreeFormat ? MPEGFrameWalk.measureFreeFormat(source, at: candidate) : nil
+            if header.isFreeFormat && freeSize == nil {
+                freeGuesses += 1
+                guard freeGuesses <= MPEGFrameWalk.freeGuessesPerFrame else { continue }
+                switch MPEGFrameWalk.measureFreeFormat(source, at: candidate) {
+                case .size(let size): freeSize = size
+                case .none: continue
+                case .endOfFile: return nil
+                }
+            }
             guard let length = header.length(freeSize: freeSize) else { continue }
             let next = candidate + length
             if next + 4 > source.count { return nil }

@@ -83,6 +83,16 @@ struct MP3EdgeTests {
         }
     }
 
+    /// Every input the fuzzers kept (Fixtures/crashers, among them the disagreements the differential
+    /// `mp3diff` target found) gets the decoder's verdict from the probe.
+    @Test(arguments: CrasherReplayTests.crashers)
+    func whatTheFuzzerFoundAgreesWithLibmpg123(_ file: URL) throws {
+        let decoded = try DecoderOracle.decode(file.path)
+        var frames: Int64 = 0
+        if case .audio(_, let stream) = MediaProbe.probe(path: PathBytes(file.path)) { frames = stream.frames }
+        #expect((frames > 0) == decoded.isPlayable, "\(file.lastPathComponent): probe \(frames), decoder \(decoded)")
+    }
+
     /// Truncations and corruptions at seeded random places of every clean clip: the verdict always agrees,
     /// the frames agree exactly after a truncation and closely after a corruption.
     @Test func randomDamageToCleanClipsAgreesWithLibmpg123() throws {
