@@ -1,4 +1,4 @@
-/// libmpg123 1.31's gapless trimming, as arithmetic: how many PCM frames it outputs from a stream whose
+/// libmpg123 1.31's gapless trimming, frame by frame (`kept`) and as arithmetic (`output`): how many PCM frames it outputs from a stream whose
 /// Xing/Info header declares `T` frames, with a LAME extension's encoder delay `d` and padding `p`, when `N`
 /// frames after the header are really decoded.
 ///
@@ -10,9 +10,40 @@
 /// `T == 0` (no count, or a count of 0) nothing is trimmed. This covers the odd cases too: a header that
 /// over-claims (the end lies past the decoded frames), one that under-claims, and LAME fields whose delay
 /// and padding leave nothing.
-enum GaplessWindow {
+struct GaplessWindow {
     /// libmpg123's decoder delay (`GAPLESS_DELAY`), added to both ends of the window.
     static let decoderDelay: Int64 = 529
+
+    /// The declared frame count `T` (0: no window).
+    let declared: Int64
+    /// The first frame with output, and how many of its samples are cut.
+    let firstFrame: Int64
+    let firstOffset: Int64
+    /// The frame holding the window's end and how many of its samples are kept (-1: no end).
+    let lastFrame: Int64
+    let lastOffset: Int64
+
+    /// The window of a header declaring `declared` frames of `samplesPerFrame` (the first frame's) samples.
+    init(declared: Int64, delay: Int64?, padding: Int64?, samplesPerFrame spf: Int64) {
+        self.declared = max(0, declared)
+        let begin = (delay ?? 0) + Self.decoderDelay
+        let end = declared * spf - (padding ?? 0) + Self.decoderDelay
+        firstFrame = declared > 0 ? begin / spf : 0
+        firstOffset = declared > 0 ? begin % spf : 0
+        lastFrame = declared > 0 && end > 0 ? end / spf : -1
+        lastOffset = declared > 0 && end > 0 ? end % spf : 0
+    }
+
+    /// What libmpg123 outputs of frame `number` (0: the first after the header), which decodes to `samples`.
+    func kept(frame number: Int64, samples: Int64) -> Int64 {
+        guard declared > 0 else { return samples }
+        if number < firstFrame { return 0 }
+        if number >= declared { return samples }
+        var fill = samples
+        if lastFrame >= 0 && number >= lastFrame { fill = min(fill, number == lastFrame ? lastOffset : 0) }
+        if firstOffset > 0 && number == firstFrame { fill = fill > firstOffset ? fill - firstOffset : 0 }
+        return fill
+    }
 
     /// The PCM frames libmpg123 outputs from `decoded` frames of `samplesPerFrame` samples each.
     static func output(

@@ -19,7 +19,8 @@ struct MPEGFrameWalk {
     struct Count {
         /// Frames decoded.
         var frames: Int64 = 0
-        /// PCM frames they decode to, at the first frame's sample rate (frames at another rate scaled to it).
+        /// PCM frames libmpg123 outputs from them (after the gapless window's cuts, when there is one), at the
+        /// first frame's sample rate (frames at another rate scaled to it).
         var samples: Int64 = 0
         /// Whether the walk stopped at its byte budget, and the counts are scaled up to the rest of the file.
         var isEstimate = false
@@ -32,8 +33,9 @@ struct MPEGFrameWalk {
     /// The length of a free-format frame without padding, once measured.
     var freeSize: Int?
 
-    /// Counts the frames from `offset` to the end of the file, reading at most `budget` bytes of it.
-    mutating func count(from offset: Int, budget: Int) -> Count {
+    /// Counts the frames from `offset` to the end of the file, reading at most `budget` bytes of it, and what
+    /// libmpg123 outputs of them through `window` (the Xing/Info header's gapless window).
+    mutating func count(from offset: Int, budget: Int, window: GaplessWindow? = nil) -> Count {
         var count = Count()
         var position = offset
         var failedReads = 0
@@ -62,8 +64,10 @@ struct MPEGFrameWalk {
                 }
                 if let length = header.length(freeSize: freeSize) {
                     guard position + length <= fileEnd else { break }
+                    let decoded = Int64(header.samplesPerFrame)
+                    let kept = window?.kept(frame: count.frames, samples: decoded) ?? decoded
+                    count.samples += kept * Int64(first.sampleRate) / Int64(header.sampleRate)
                     count.frames += 1
-                    count.samples += Int64(header.samplesPerFrame) * Int64(first.sampleRate) / Int64(header.sampleRate)
                     failedReads = 0
                     freeGuesses = 0
                     position += length

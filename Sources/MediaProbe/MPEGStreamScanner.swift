@@ -75,26 +75,24 @@ struct MPEGStreamScanner {
         var isEstimate = false
         if let xing = XingHeader(source: source, frameAt: first.offset, length: first.length, header: header) {
             let declared = Int64(xing.frames ?? 0)
-            var decoded: Int64
-            var extra: Int64 = 0
-            if trusts(xing, first: first) {
-                decoded = declared
-            } else {
-                let count = walk.count(from: first.offset + first.length, budget: Self.walkBudget)
-                decoded = count.frames
-                extra = count.samples - count.frames * Int64(header.samplesPerFrame)
-                if count.isEstimate {
-                    isEstimate = true
-                    // Past the budget, a count that fits the estimate is the better guess (libmpg123 uses it).
-                    if declared > 0 && declared <= decoded + decoded / 8 { decoded = declared }
-                }
-            }
-            guard decoded > 0 else { return .truncated("no audio after the Xing/Info header") }
-            frames =
+            let delay = xing.encoderDelay.map(Int64.init)
+            let padding = xing.encoderPadding.map(Int64.init)
+            let spf = Int64(header.samplesPerFrame)
+            func output(_ decoded: Int64) -> Int64 {
                 GaplessWindow.output(
-                    declared: declared, delay: xing.encoderDelay.map(Int64.init),
-                    padding: xing.encoderPadding.map(Int64.init), decoded: decoded,
-                    samplesPerFrame: Int64(header.samplesPerFrame)) + extra
+                    declared: declared, delay: delay, padding: padding, decoded: decoded, samplesPerFrame: spf)
+            }
+            if trusts(xing, first: first) {
+                frames = output(declared)
+            } else {
+                let window = GaplessWindow(declared: declared, delay: delay, padding: padding, samplesPerFrame: spf)
+                let count = walk.count(from: first.offset + first.length, budget: Self.walkBudget, window: window)
+                guard count.frames > 0 else { return .truncated("no audio after the Xing/Info header") }
+                // Past the budget, a count that fits the estimate is the better guess (libmpg123 uses it).
+                let fits = declared > 0 && declared <= count.frames + count.frames / 8
+                frames = count.isEstimate && fits ? output(declared) : count.samples
+                isEstimate = count.isEstimate
+            }
             guard frames > 0 else { return .truncated("the LAME header's delay and padding leave no audio") }
         } else {
             let count = walk.count(from: first.offset, budget: Self.walkBudget)
