@@ -112,8 +112,9 @@ struct MPEGStreamScanner {
     /// whose frame fits in the file and is followed by a compatible header (`do_readahead`). libmpg123 gives
     /// up on the whole stream when such a frame has no room for a header after it.
     private func findFirstFrame() -> First? {
-        let limit = min(source.count, start + Self.searchLimit)
-        var position = start
+        let begin = afterID3Headers(from: start)
+        let limit = min(source.count, begin + Self.searchLimit)
+        var position = begin
         var freeGuesses = 0
         // Once measured, libmpg123 keeps the free-format size for the stream, even when the frame it measured
         // turns out not to start it.
@@ -137,6 +138,23 @@ struct MPEGStreamScanner {
             return First(offset: candidate, header: header, length: length, freeSize: freeSize)
         }
         return nil
+    }
+
+    /// Where libmpg123 goes on after what starts with "ID3" at `offset` (`parse_new_id3`): past the tag by its
+    /// size whatever its version and flags, or, when the header is malformed (version or revision 0xFF, a size
+    /// that is not syncsafe), just past the bytes of the header it read. Well-formed tags are skipped before the
+    /// scan; this covers the rest.
+    private func afterID3Headers(from offset: Int) -> Int {
+        var position = offset
+        for _ in 0..<8 {
+            let head = source.bytes(at: position, count: 10)
+            guard head.count >= 4, head[0] == 0x49, head[1] == 0x44, head[2] == 0x33 else { break }
+            guard head[3] != 0xFF, head.count == 10 else { return position + (head[3] == 0xFF ? 4 : head.count) }
+            guard head[4] != 0xFF, head[6..<10].allSatisfy({ $0 < 0x80 }) else { return position + 10 }
+            let size = Int(head[6]) << 21 | Int(head[7]) << 14 | Int(head[8]) << 7 | Int(head[9])
+            position += 10 + size + (head[5] & 0x10 != 0 ? 10 : 0)
+        }
+        return position
     }
 
     /// When the audio starts at `start` with a valid frame that does not fit before the end: the cut.
