@@ -21,9 +21,11 @@ import Testing
             resume = paused
             log-level = debug
             tcp = 6600
+            card-root = /card
             """
         let config = try ConfigParser.parse(text, file: "/etc/s.conf")
         #expect(config.libraryRoots == ["/media", "/mnt/usb"])
+        #expect(config.cardRoot == "/card" && config.watchedRoots == ["/media", "/mnt/usb", "/card"])
         #expect(config.device == "hw:1,0")
         #expect(config.mixer == "Digital")
         #expect(config.stateDirectory == "/var/lib/x")
@@ -50,6 +52,7 @@ import Testing
         ("log-level = chatty", 1, "'log-level' must be one of"),
         ("tcp = host:notaport", 1, "'tcp' needs PORT, HOST:PORT or off"),
         ("library-root = media", 1, "needs an absolute folder"),
+        ("card-root = card", 1, "'card-root' needs an absolute folder"),
         ("device = a\ndevice = b", 2, "'device' is already set on line 1"),
         ("volume-steps = 10\nmax-volume = 12", 2, "'max-volume' 12 is above 'volume-steps' 10"),
         ("max-volume = 5\nvolume = 8", 2, "'volume' 8 is above 'max-volume' 5"),

@@ -101,7 +101,7 @@ public enum Usage {
                                       [--board NAME | --board-file FILE] [--volume N] [--max-volume N]
                                       [--volume-steps N] [--resume playing|paused] [--log-level LEVEL]
                                       [--tcp HOST:PORT] [--led NAME|PATH|off]
-                                      [--connection-timeout SECONDS]
+                                      [--connection-timeout SECONDS] [--card-root DIR]
 
                 The appliance: watches the library roots for USB sticks, plays the newest one,
                 answers buttons and the control socket. Flags win over the configuration file.

@@ -4,6 +4,7 @@ public enum ConfigParser {
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
+        "card-root",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -127,6 +128,11 @@ public enum ConfigParser {
             config.mixer = value
         case "state-dir": config.stateDirectory = try path(key, value)
         case "socket": config.socket = try path(key, value)
+        case "card-root":
+            guard value.hasPrefix("/") else {
+                throw ValueError(message: "'card-root' needs an absolute folder such as /card, not '\(clip(value))'")
+            }
+            config.cardRoot = value
         case "board":
             guard isBoardName(value) else {
                 throw ValueError(

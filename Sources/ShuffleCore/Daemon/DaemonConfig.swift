@@ -8,6 +8,11 @@ public struct DaemonConfig: Equatable, Sendable {
 
     /// Folders under which mounted sticks become libraries (default `/media`).
     public var libraryRoots: [String] = ["/media"]
+    /// A folder under which a mount is the box's own card (its `MUSIC` partition): a library like a stick's,
+    /// which plays only while no stick under `libraryRoots` does (`card-root`); nil means none.
+    public var cardRoot: String?
+    /// Every folder watched for libraries: the library roots, then the card's.
+    public var watchedRoots: [String] { libraryRoots + (cardRoot.map { [$0] } ?? []) }
     /// The ALSA PCM name (default `default`).
     public var device: String = "default"
     /// A hardware mixer control to set instead of software volume; nil means software volume.

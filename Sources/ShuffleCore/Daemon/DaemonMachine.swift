@@ -38,13 +38,16 @@ public struct DaemonMachine: Sendable {
         public var known: Bool
         /// The volume level stored with its resume point, if any.
         public var storedVolume: Int?
+        /// Whether it is the box's own card (under `card-root`): it plays only while no stick does.
+        public var card: Bool
 
         /// Creates a volume.
-        public init(id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil) {
+        public init(id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil, card: Bool = false) {
             self.id = id
             self.mountPoint = mountPoint
             self.known = known
             self.storedVolume = storedVolume
+            self.card = card
         }
     }
 
@@ -160,9 +163,12 @@ public struct DaemonMachine: Sendable {
                 indexing.insert(stick.id)
                 effects.append(.startIndexing(stick))
             }
-            let choice =
-                present.last(where: { $0.id == lastPlayed && $0.known }) ?? present.last(where: \.known)
-                ?? present.last
+            // A stick present at start-up plays rather than the card, whichever played last.
+            func pick(_ candidates: [Volume]) -> Volume? {
+                candidates.last(where: { $0.id == lastPlayed && $0.known }) ?? candidates.last(where: \.known)
+                    ?? candidates.last
+            }
+            let choice = pick(present.filter { !$0.card }) ?? pick(present)
             guard let choice else {
                 return effects + [.log(.notice, "no library under the roots yet; waiting for a stick")]
             }
@@ -175,6 +181,10 @@ public struct DaemonMachine: Sendable {
             if stick.known { playable.insert(stick.id) }
             indexing.insert(stick.id)
             var effects: [Effect] = [.log(.info, "stick \(stick.id) mounted at \(stick.mountPoint)")]
+            // The card coming back (after a computer had it as a USB drive) does not interrupt a stick.
+            if stick.card, let active, !active.card {
+                return effects + [.startIndexing(stick), .notify([.database])]
+            }
             if active != nil { effects += [.saveResumePoint, .stopPlayback] }
             // The device error belonged to the player just stopped; the new one tries the device afresh.
             deviceError = nil
@@ -191,8 +201,8 @@ public struct DaemonMachine: Sendable {
             effects += [.saveResumePoint, .stopPlayback]
             active = nil
             deviceError = nil  // no player is using the device any more; the next one finds out anew
-            // With several sticks the most recently plugged one that remains takes over.
-            if let next = mounted.last(where: { playable.contains($0.id) }) ?? mounted.last {
+            // With several sticks the most recently plugged one that remains takes over, the card last.
+            if let next = successor() {
                 volume = clamp(next.storedVolume ?? volume)
                 effects += activate(next, rampIn: false)
             }
@@ -211,7 +221,7 @@ public struct DaemonMachine: Sendable {
             if active?.id == id {
                 effects.append(.stopPlayback)
                 active = nil
-                if let other = mounted.last(where: { playable.contains($0.id) }) {
+                if let other = successor(requirePlayable: true) {
                     volume = clamp(other.storedVolume ?? volume)
                     effects += activate(other, rampIn: false)
                 }
@@ -247,6 +257,18 @@ public struct DaemonMachine: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Who plays when the active library goes: the most recently mounted stick with playable tracks, else
+    /// any stick, then the card likewise.
+    private func successor(requirePlayable: Bool = false) -> Volume? {
+        let sticks = mounted.filter { !$0.card }
+        let cards = mounted.filter(\.card)
+        for group in [sticks, cards] {
+            if let found = group.last(where: { playable.contains($0.id) }) { return found }
+            if !requirePlayable, let found = group.last { return found }
+        }
+        return nil
+    }
 
     private mutating func activate(_ stick: Volume, rampIn: Bool) -> [Effect] {
         active = stick

@@ -58,7 +58,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         self.player = player
         self.log = log
         machine = DaemonMachine(settings: .init(config))
-        mounts = try MountWatcher(roots: config.libraryRoots)
+        mounts = try MountWatcher(roots: config.watchedRoots)
         signals = try SignalPipe()
         notifier = SystemdNotifier()
     }
@@ -121,12 +121,12 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func reload() {
         do throws(ConfigError) {
             let new = try reloadConfig()
-            let rootsChanged = new.libraryRoots != config.libraryRoots
+            let rootsChanged = new.watchedRoots != config.watchedRoots
             config = new
             log = Log(label: log.label, minimum: new.logLevel, sink: log.sink)
             apply(machine.handle(.configReloaded(.init(new))))
             if rootsChanged {
-                mounts.setRoots(new.libraryRoots)
+                mounts.setRoots(new.watchedRoots)
                 mountTableChanged()
             }
         } catch {
@@ -161,8 +161,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let id = VolumeIdentity.identify(entry)
         let mountPoint = entry.mountPoint.display
         let known = library.describe(volumeID: id, mountPoint: mountPoint)
+        let card = config.cardRoot.map { MountTable.isStrictlyBelow(entry.mountPoint, PathBytes($0)) } ?? false
         return DaemonMachine.Volume(
-            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume)
+            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume, card: card)
     }
 
     private func indexReport(_ report: IndexReport, volumeID: String) {
