@@ -80,7 +80,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
         log.notice(
-            "listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.libraryRoots.joined(separator: ", "))"
+            "listening on \(socketPath)\(config.tcp.map { " and tcp \($0)" } ?? ""); library roots \(config.watchedRoots.joined(separator: ", "))"
         )
         notifier?.send("READY=1\nSTATUS=\(statusLine())")
         scheduleWatchdog()
