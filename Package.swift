@@ -27,12 +27,22 @@ let package = Package(
         cLibrary("CMPG123", pkg: "libmpg123", apt: "libmpg123-dev"),
         cLibrary("CGPIOD", pkg: "libgpiod", apt: "libgpiod-dev"),
         cLibrary("CEspeakNG", pkg: "espeak-ng", apt: "libespeak-ng-dev"),
+        cLibrary("CFLAC", pkg: "flac", apt: "libflac-dev"),
+        cLibrary("CVorbisFile", pkg: "vorbisfile", apt: "libvorbis-dev"),
+        cLibrary("COpusFile", pkg: "opusfile", apt: "libopusfile-dev"),
+        // libavformat's pkg-config names libavcodec and libavutil as private requirements; the module map
+        // links all three (AAC and ALAC in MP4, PCM in WAV and AIFF).
+        cLibrary("CFFmpeg", pkg: "libavformat", apt: "libavformat-dev"),
         .systemLibrary(name: "CLinux"),  // signalfd, timerfd, eventfd: in libc, missing from Swift's Glibc module
 
         // MARK: Thin typed wrappers (know nothing of the domain)
         .target(name: "LibSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "LibALSA", dependencies: ["CALSA"], swiftSettings: strict),
         .target(name: "LibMPG123", dependencies: ["CMPG123"], swiftSettings: strict),
+        .target(name: "LibFLAC", dependencies: ["CFLAC"], swiftSettings: strict),
+        .target(name: "LibVorbis", dependencies: ["CVorbisFile"], swiftSettings: strict),
+        .target(name: "LibOpus", dependencies: ["COpusFile"], swiftSettings: strict),
+        .target(name: "LibFFmpeg", dependencies: ["CFFmpeg"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
         // Speech synthesis in process (espeak-ng's global state behind one lock).
@@ -46,7 +56,12 @@ let package = Package(
         // MARK: Adapters
         .target(name: "MediaProbe", dependencies: ["ShuffleCore"], swiftSettings: strict),
         .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
-        .target(name: "Playback", dependencies: ["ShuffleCore", "LibALSA", "LibMPG123", "LibPThread"], swiftSettings: strict),
+        .target(
+            name: "Playback",
+            dependencies: [
+                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibFFmpeg", "LibPThread",
+            ],
+            swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
         // The status light: a kernel LED-class device (sysfs), blinking by the kernel's own triggers.
         .target(name: "Indicator", dependencies: ["ShuffleCore"], swiftSettings: strict),
@@ -74,7 +89,8 @@ let package = Package(
         .testTarget(
             name: "LibTests",
             dependencies: [
-                "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "ShuffleTestSupport",
+                "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "LibFLAC", "LibVorbis",
+                "LibOpus", "LibFFmpeg", "ShuffleTestSupport",
             ],
             swiftSettings: strict
         ),

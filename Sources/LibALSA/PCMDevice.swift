@@ -2,7 +2,8 @@ internal import CALSA
 
 /// An ALSA playback PCM, owned by the one thread that writes to it (the audio thread).
 ///
-/// Samples are always signed 16-bit little-endian, interleaved. The period is about 20 ms (the writer
+/// Samples are interleaved signed little-endian integers: 16-bit (`S16_LE`), or 32-bit words holding 32 or 24
+/// significant bits (`S32_LE`, `S24_LE`), whichever `configure` was given. The period is about 20 ms (the writer
 /// wakes up 50 times a second, which is also how often it looks at its mailbox) and the buffer about
 /// 120 ms: enough to ride out a slow SD card read on a Pi, short enough that dropping it on a skip or a
 /// pause is not noticed and a power cut loses little.
@@ -41,6 +42,21 @@ public struct PCMDevice: ~Copyable {
     /// pulse plugin does this), and the decoder refills far faster than real time anyway.
     /// Wraps `snd_pcm_hw_params` and `snd_pcm_sw_params`.
     public mutating func configure(sampleRate: Int, channels: Int) throws(ALSAError) {
+        try configure(sampleRate: sampleRate, channels: channels, format: .s16)
+    }
+
+    /// The sample formats of `candidates` the device accepts (in their order), before any configuration.
+    /// Wraps `snd_pcm_hw_params_any` and `snd_pcm_hw_params_test_format`.
+    public func acceptedFormats(_ candidates: [PCMSampleFormat]) -> [PCMSampleFormat] {
+        var hw: OpaquePointer?
+        guard snd_pcm_hw_params_malloc(&hw) >= 0, let hw else { return [] }
+        defer { snd_pcm_hw_params_free(hw) }
+        guard snd_pcm_hw_params_any(pcm, hw) >= 0 else { return [] }
+        return candidates.filter { snd_pcm_hw_params_test_format(pcm, hw, $0.alsa) == 0 }
+    }
+
+    /// Sets `format` interleaved at exactly `sampleRate` and `channels` (see `configure(sampleRate:channels:)`).
+    public mutating func configure(sampleRate: Int, channels: Int, format: PCMSampleFormat) throws(ALSAError) {
         var hw: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&hw), "snd_pcm_hw_params_malloc", name)
         guard let hw else { throw ALSAError(code: ENOMEM, function: "snd_pcm_hw_params_malloc", device: name) }
@@ -49,7 +65,7 @@ public struct PCMDevice: ~Copyable {
         try check(
             snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access",
             name)
-        try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE), "snd_pcm_hw_params_set_format", name)
+        try check(snd_pcm_hw_params_set_format(pcm, hw, format.alsa), "snd_pcm_hw_params_set_format", name)
         try check(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)), "snd_pcm_hw_params_set_channels", name)
         try check(snd_pcm_hw_params_set_rate(pcm, hw, UInt32(sampleRate), 0), "snd_pcm_hw_params_set_rate", name)
         var period = PCMDevice.periodMicroseconds
@@ -80,7 +96,7 @@ public struct PCMDevice: ~Copyable {
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
         configuration = PCMConfiguration(
             sampleRate: sampleRate, channels: channels, periodFrames: Int(periodFrames),
-            bufferFrames: Int(bufferFrames), canPause: canPause)
+            bufferFrames: Int(bufferFrames), canPause: canPause, format: format)
     }
 
     /// Writes up to `frames` frames of `samples` (interleaved) starting at frame `offset`, and returns how many
@@ -89,17 +105,38 @@ public struct PCMDevice: ~Copyable {
     /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here; only a device that is gone or
     /// refuses throws. Wraps `snd_pcm_writei`, `snd_pcm_wait` and `snd_pcm_recover`.
     public mutating func write(_ samples: [Int16], offset: Int = 0, frames: Int) throws(ALSAError) -> Int {
+        precondition(configuration?.format == .s16, "16-bit samples to a device not set up for S16_LE")
+        let outcome: Result<Int, ALSAError> = samples.withUnsafeBytes { bytes in
+            do throws(ALSAError) { return .success(try write(bytes, offset: offset, frames: frames)) } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Writes 32-bit words (`S32_LE` or `S24_LE`, as configured); otherwise as `write(_:offset:frames:)` for
+    /// 16-bit samples.
+    public mutating func write(_ samples: [Int32], offset: Int = 0, frames: Int) throws(ALSAError) -> Int {
+        precondition(configuration?.format != .s16, "32-bit words to a device set up for S16_LE")
+        let outcome: Result<Int, ALSAError> = samples.withUnsafeBytes { bytes in
+            do throws(ALSAError) { return .success(try write(bytes, offset: offset, frames: frames)) } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    private mutating func write(_ samples: UnsafeRawBufferPointer, offset: Int, frames: Int) throws(ALSAError) -> Int {
         guard let configuration else { preconditionFailure("PCMDevice.write before configure") }
-        precondition((offset + frames) * configuration.channels <= samples.count, "PCMDevice.write past the buffer")
+        let frameBytes = configuration.channels * configuration.format.bytesPerSample
+        precondition((offset + frames) * frameBytes <= samples.count, "PCMDevice.write past the buffer")
         let waitMilliseconds = Int32(max(10, 2 * configuration.periodFrames * 1000 / configuration.sampleRate))
         var written = 0
         var recoveries = 0
         var waited = false
         while written < frames {
-            let start = (offset + written) * configuration.channels
-            let rc = samples.withUnsafeBufferPointer { buffer in
-                snd_pcm_writei(pcm, buffer.baseAddress! + start, snd_pcm_uframes_t(frames - written))
-            }
+            let start = (offset + written) * frameBytes
+            let rc = snd_pcm_writei(pcm, samples.baseAddress! + start, snd_pcm_uframes_t(frames - written))
             if rc >= 0 {
                 written += Int(rc)
                 recoveries = 0
@@ -130,6 +167,12 @@ public struct PCMDevice: ~Copyable {
 
     /// Writes all `frames` frames of `samples`, however long the device takes. Wraps `snd_pcm_writei`.
     public mutating func writeAll(_ samples: [Int16], frames: Int) throws(ALSAError) {
+        var done = 0
+        while done < frames { done += try write(samples, offset: done, frames: frames - done) }
+    }
+
+    /// Writes all `frames` frames of 32-bit words, however long the device takes. Wraps `snd_pcm_writei`.
+    public mutating func writeAll(_ samples: [Int32], frames: Int) throws(ALSAError) {
         var done = 0
         while done < frames { done += try write(samples, offset: done, frames: frames - done) }
     }

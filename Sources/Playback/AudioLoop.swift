@@ -1,30 +1,48 @@
 import LibALSA
-import LibMPG123
 import Synchronization
 
-/// The state and steps of the audio thread's loop; owned by that thread alone (`~Copyable`, like the
-/// decoder and the PCM it holds).
+/// The state and steps of the audio thread's loop; owned by that thread alone (`~Copyable`, like the PCM it
+/// holds). It knows no file format: `DecoderSet` picks a decoder for each file by its content, and samples
+/// arrive at the file's own depth (16-bit, or 32-bit words for deeper files).
+///
+/// Depth: a 16-bit stream goes to an `S16_LE` device untouched; a deeper one to `S32_LE` (or `S24_LE`) with
+/// every bit, the software volume applied in 32 bits; only a device that takes nothing but `S16_LE` gets it
+/// rounded to 16 bits (`SampleConversion`). A device already set up for 32-bit words keeps them for a 16-bit
+/// track that follows (exactly representable), so such a change of depth never drains the device.
 ///
 /// Format changes: when the next track (or a stream mid-way) has another sample rate or channel count, the
 /// buffered audio is drained and the PCM is configured again for the new format. Converting instead would
 /// need a resampler in the player (libmpg123's is crude) and would stop a `hw:` DAC from playing each file
 /// at its own rate; ALSA's `plug`/`default` PCMs already convert when the hardware cannot follow.
 struct AudioLoop: ~Copyable {
-    private var decoder: MP3Decoder
+    private let decoders: DecoderSet
+    /// The decoder of the current track (one of `decoders`).
+    private var decoder: (any TrackDecoder)?
     private var device: PCMDevice?
     private let deviceName: String
+    /// The sample formats the device may be set up for, in no particular order (the loop ranks them).
+    private let allowedFormats: [PCMSampleFormat]
+    /// The device's sample format.
+    private var deviceFormat: PCMSampleFormat = .s16
     private let mailbox: AudioMailbox
     private let position: PositionBox
     private let events: @Sendable (AudioEvent) -> Void
     private var volume: VolumeStage
     /// One period of interleaved samples, reused for every read (resized only when the format changes).
-    private var buffer: [Int16] = []
+    private var buffer = SampleBuffer()
+    /// The period converted for the device when its sample format is not the stream's.
+    private var converted16: [Int16] = []
+    private var converted32: [Int32] = []
+    /// Which array holds the samples to write.
+    private var pending: PendingSamples = .narrow
+    private var periodFrames = 1024
 
     // The current track.
     private var token: UInt64 = 0
     private var playing = false
     private var paused = false
-    private var format: MP3Format?
+    /// The stream's shape, as the device was set up for it.
+    private var format: StreamFormat?
     /// Frames of the current track written to the device, counted from the track's start.
     private var framesOut = 0
     private var startFrame = 0
@@ -42,12 +60,13 @@ struct AudioLoop: ~Copyable {
     private var speechUnheard = false
 
     init(
-        decoder: consuming MP3Decoder, deviceName: String, gain: Double, duckDecibels: Double, mailbox: AudioMailbox,
-        position: PositionBox, events: @escaping @Sendable (AudioEvent) -> Void
+        decoders: DecoderSet, deviceName: String, formats: [PCMSampleFormat], gain: Double, duckDecibels: Double,
+        mailbox: AudioMailbox, position: PositionBox, events: @escaping @Sendable (AudioEvent) -> Void
     ) {
         speech = SpeechMix(duckDecibels: duckDecibels)
-        self.decoder = decoder
+        self.decoders = decoders
         self.deviceName = deviceName
+        allowedFormats = formats.isEmpty ? PCMSampleFormat.allCases : formats
         self.mailbox = mailbox
         self.position = position
         self.events = events
@@ -92,7 +111,7 @@ struct AudioLoop: ~Copyable {
             guard paused else { return true }
             paused = false
             if playing {
-                let landed = (try? decoder.seek(toFrame: pausedAtFrame)) ?? pausedAtFrame
+                let landed = (try? decoder?.seek(toFrame: pausedAtFrame)) ?? pausedAtFrame
                 framesOut = landed
                 publish(frame: framesOut)
             } else {
@@ -113,7 +132,7 @@ struct AudioLoop: ~Copyable {
                 try? device?.drain()
             }
             device = nil
-            decoder.close()
+            decoders.closeAll()
             playing = false
             events(.closed)
             return false
@@ -135,18 +154,20 @@ struct AudioLoop: ~Copyable {
         // engine's, not a side effect of which command came last.
         self.paused = paused
         playing = false
-        let newFormat: MP3Format
+        let newFormat: StreamFormat
         do {
-            newFormat = try decoder.open(path: path)
+            let opened = try decoders.open(path: path)
+            decoder = opened.decoder
+            newFormat = opened.format
         } catch {
-            events(
-                .failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: positionMs))
+            decoder = nil
+            events(.failed(token: token, reason: error.description, cause: error.cause, positionMs: positionMs))
             return
         }
         var frame = 0
         if positionMs > 0 {
             let wanted = Int(positionMs) * newFormat.sampleRate / 1000
-            frame = (try? decoder.seek(toFrame: wanted)) ?? 0
+            frame = (try? decoder?.seek(toFrame: wanted)) ?? 0
         }
         guard ensureDevice(for: newFormat, drainFirst: !cut, positionMs: max(0, positionMs)) else { return }
         framesOut = frame
@@ -166,7 +187,8 @@ struct AudioLoop: ~Copyable {
             writeBuffered()
             return
         }
-        let result: MP3ReadResult
+        guard let decoder else { return }
+        let result: DecodeStep
         do {
             result = try decoder.read(into: &buffer)
         } catch {
@@ -176,17 +198,14 @@ struct AudioLoop: ~Copyable {
             try? device?.drop()
             discardBuffered()
             playing = false
-            events(.failed(token: token, reason: error.description, cause: Self.cause(of: error), positionMs: heard))
+            events(.failed(token: token, reason: error.description, cause: error.cause, positionMs: heard))
             return
         }
         switch result {
-        case .samples(let count):
-            guard let format, count > 0 else { return }
-            let frames = count / format.channels
-            volume.apply(to: &buffer, frames: frames, channels: format.channels)
-            var speechEnded = false
+        case .frames(let frames):
+            guard let format, frames > 0 else { return }
             let mixed = speech.isActive
-            if mixed { speechEnded = speech.mix(into: &buffer, frames: frames, channels: format.channels) }
+            let speechEnded = prepare(frames: frames, format: format)
             bufferedFrames = frames
             bufferWritten = 0
             if !announced {
@@ -204,8 +223,8 @@ struct AudioLoop: ~Copyable {
     }
 
     /// One period of silence with the phrase on it, while paused or between tracks: the position stays where
-    /// it is. Without a device (nothing has played yet) one is opened at the phrase's own rate, mono; when
-    /// that fails the phrase is dropped (the music's own start reports the device's trouble).
+    /// it is. Without a device (nothing has played yet) one is opened at the phrase's own rate, mono, 16-bit;
+    /// when that fails the phrase is dropped (the music's own start reports the device's trouble).
     private mutating func speakOverSilence() {
         if device == nil {
             guard var opened = try? PCMDevice(name: deviceName),
@@ -214,20 +233,28 @@ struct AudioLoop: ~Copyable {
                 speech.stop()
                 return
             }
-            let periodFrames = opened.configuration?.periodFrames ?? 1024
+            periodFrames = max(64, opened.configuration?.periodFrames ?? 1024)
+            deviceFormat = .s16
             device = consume opened
-            format = MP3Format(sampleRate: speech.clipRate, channels: 1)
-            buffer = [Int16](repeating: 0, count: max(64, periodFrames))
+            let silence = StreamFormat(sampleRate: speech.clipRate, channels: 1, bitsPerSample: 16)
+            format = silence
+            buffer.reserve(frames: periodFrames, for: silence)
             volume.setSampleRate(speech.clipRate)
             speech.setSampleRate(speech.clipRate)
         }
         guard let format else { return }
         discardBuffered()
-        let frames = buffer.count / format.channels
-        for index in buffer.indices { buffer[index] = 0 }
-        let ended = speech.mix(into: &buffer, frames: frames, channels: format.channels)
+        let frames = periodFrames
+        let samples = frames * format.channels
+        if format.isWide {
+            for index in 0..<samples { buffer.wide[index] = 0 }
+        } else {
+            for index in 0..<samples { buffer.narrow[index] = 0 }
+        }
+        let ended = mixAndConvert(frames: frames, format: format)
         do {
-            try device?.writeAll(buffer, frames: frames)
+            var written = 0
+            while written < frames { written += try writePending(offset: written, frames: frames - written) }
         } catch {
             device = nil
             self.format = nil
@@ -248,10 +275,61 @@ struct AudioLoop: ~Copyable {
         if ended { events(.speechEnded(id: speechID)) }
     }
 
+    /// Applies the volume to a decoded period, mixes the phrase under way over it and converts it to the
+    /// device's sample format. Returns true when the phrase ended within the period.
+    private mutating func prepare(frames: Int, format: StreamFormat) -> Bool {
+        let channels = format.channels
+        if format.isWide {
+            volume.apply(to: &buffer.wide, frames: frames, channels: channels)
+        } else {
+            volume.apply(to: &buffer.narrow, frames: frames, channels: channels)
+        }
+        return mixAndConvert(frames: frames, format: format)
+    }
+
+    /// Mixes the phrase under way (if any) into the period and converts it to the device's sample format.
+    private mutating func mixAndConvert(frames: Int, format: StreamFormat) -> Bool {
+        let channels = format.channels
+        var ended = false
+        if speech.isActive {
+            ended =
+                format.isWide
+                ? speech.mix(into: &buffer.wide, frames: frames, channels: channels)
+                : speech.mix(into: &buffer.narrow, frames: frames, channels: channels)
+        }
+        let count = frames * channels
+        switch (format.isWide, deviceFormat) {
+        case (false, .s16):
+            pending = .narrow
+        case (true, .s32):
+            pending = .wide
+        case (false, .s32), (false, .s24):
+            SampleConversion.widen(buffer.narrow, into: &converted32, count: count, to24: deviceFormat == .s24)
+            pending = .converted32
+        case (true, .s24):
+            SampleConversion.round32to24(buffer.wide, into: &converted32, count: count)
+            pending = .converted32
+        case (true, .s16):
+            SampleConversion.round32to16(buffer.wide, into: &converted16, count: count)
+            pending = .converted16
+        }
+        return ended
+    }
+
+    /// Writes up to `frames` frames of the pending period from frame `offset`; returns how many were taken.
+    private mutating func writePending(offset: Int, frames: Int) throws(ALSAError) -> Int {
+        switch pending {
+        case .narrow: return try device?.write(buffer.narrow, offset: offset, frames: frames) ?? 0
+        case .wide: return try device?.write(buffer.wide, offset: offset, frames: frames) ?? 0
+        case .converted16: return try device?.write(converted16, offset: offset, frames: frames) ?? 0
+        case .converted32: return try device?.write(converted32, offset: offset, frames: frames) ?? 0
+        }
+    }
+
     private mutating func writeBuffered() {
         let taken: Int
         do {
-            taken = try device?.write(buffer, offset: bufferWritten, frames: bufferedFrames - bufferWritten) ?? 0
+            taken = try writePending(offset: bufferWritten, frames: bufferedFrames - bufferWritten)
         } catch {
             deviceLost(error)
             return
@@ -264,10 +342,15 @@ struct AudioLoop: ~Copyable {
     /// Writes the rest of the decoded period, however long the device takes (before a drain, or before the
     /// next track follows without a cut), so nothing decoded is lost.
     private mutating func finishBuffered() {
-        guard bufferWritten < bufferedFrames, let format else { return }
-        let rest = Array(buffer[(bufferWritten * format.channels)..<(bufferedFrames * format.channels)])
-        try? device?.writeAll(rest, frames: bufferedFrames - bufferWritten)
-        framesOut += bufferedFrames - bufferWritten
+        guard bufferWritten < bufferedFrames, format != nil else { return }
+        while bufferWritten < bufferedFrames {
+            guard let taken = try? writePending(offset: bufferWritten, frames: bufferedFrames - bufferWritten) else {
+                break
+            }
+            bufferWritten += taken
+            framesOut += taken
+        }
+        // Whatever the device would not take is given up (it is failing; the next write reports it).
         bufferWritten = bufferedFrames
     }
 
@@ -290,10 +373,13 @@ struct AudioLoop: ~Copyable {
             return
         }
         queued = nil
-        let nextFormat: MP3Format
+        let nextFormat: StreamFormat
         do {
-            nextFormat = try decoder.open(path: next.path)
+            let opened = try decoders.open(path: next.path)
+            decoder = opened.decoder
+            nextFormat = opened.format
         } catch {
+            decoder = nil
             playing = false
             events(.ended(token: ended))
             return
@@ -303,17 +389,26 @@ struct AudioLoop: ~Copyable {
         startFrame = 0
         announced = true
         events(.continued(ended: ended, token: next.token))
-        if nextFormat != format {
-            guard ensureDevice(for: nextFormat, drainFirst: true, positionMs: 0) else { return }
-        }
+        guard ensureDevice(for: nextFormat, drainFirst: true, positionMs: 0) else { return }
         publish(frame: 0)
     }
 
     // MARK: - Device
 
     /// Makes sure an open PCM is configured for `wanted`; returns false (after reporting) when it cannot be.
-    private mutating func ensureDevice(for wanted: MP3Format, drainFirst: Bool, positionMs: Int64) -> Bool {
-        if device != nil, format == wanted { return true }
+    /// The same rate and channels on a device of 32-bit words, or a 16-bit stream where the device is
+    /// already 16-bit, need nothing new; otherwise the device is drained and set up again.
+    private mutating func ensureDevice(for wanted: StreamFormat, drainFirst: Bool, positionMs: Int64) -> Bool {
+        if device != nil, let format, format.sampleRate == wanted.sampleRate, format.channels == wanted.channels,
+            deviceFormat != .s16 || !wanted.isWide || !allowedFormats.contains(where: { $0 != .s16 })
+        {
+            if format != wanted {
+                self.format = wanted
+                buffer.reserve(frames: periodFrames, for: wanted)
+                reserveConversions(for: wanted)
+            }
+            return true
+        }
         if drainFirst { try? device?.drain() }
         device = nil
         var opened: PCMDevice
@@ -326,12 +421,17 @@ struct AudioLoop: ~Copyable {
             events(.deviceFailed(token: token, message: message, positionMs: positionMs))
             return false
         }
+        let ranked = wanted.isWide ? [PCMSampleFormat.s32, .s24, .s16] : [PCMSampleFormat.s16, .s32, .s24]
+        let accepted = opened.acceptedFormats(ranked.filter(allowedFormats.contains))
         do {
-            try opened.configure(sampleRate: wanted.sampleRate, channels: wanted.channels)
-            let periodFrames = opened.configuration?.periodFrames ?? 1024
+            try opened.configure(
+                sampleRate: wanted.sampleRate, channels: wanted.channels, format: accepted.first ?? ranked[0])
+            periodFrames = max(64, opened.configuration?.periodFrames ?? 1024)
+            deviceFormat = opened.configuration?.format ?? .s16
             device = consume opened
             format = wanted
-            buffer = [Int16](repeating: 0, count: max(64, periodFrames) * wanted.channels)
+            buffer.reserve(frames: periodFrames, for: wanted)
+            reserveConversions(for: wanted)
             volume.setSampleRate(wanted.sampleRate)
             speech.setSampleRate(wanted.sampleRate)
             return true
@@ -354,9 +454,13 @@ struct AudioLoop: ~Copyable {
         events(.deviceFailed(token: token, message: message, positionMs: heard))
     }
 
-    /// Whether a decoder error is about the file's data or about reading it.
-    private static func cause(of error: MPG123Error) -> TrackFailure {
-        error.systemError.map { .unreadable(errno: $0) } ?? .noAudio
+    /// Sizes the conversion arrays this stream and device need (allocates only when they need more room).
+    private mutating func reserveConversions(for wanted: StreamFormat) {
+        let samples = periodFrames * wanted.channels
+        let needs16 = wanted.isWide && deviceFormat == .s16
+        let needs32 = (!wanted.isWide && deviceFormat != .s16) || (wanted.isWide && deviceFormat == .s24)
+        if needs16 && converted16.count < samples { converted16 = [Int16](repeating: 0, count: samples) }
+        if needs32 && converted32.count < samples { converted32 = [Int32](repeating: 0, count: samples) }
     }
 
     private func currentDelay() -> Int { device?.delay() ?? 0 }
@@ -378,4 +482,9 @@ struct AudioLoop: ~Copyable {
         let token = self.token
         position.set(AudioPosition(token: token, positionMs: ms, paused: paused))
     }
+}
+
+/// Which of the loop's arrays holds the period to write.
+private enum PendingSamples {
+    case narrow, wide, converted16, converted32
 }

@@ -1,9 +1,9 @@
 internal import Glibc
 import LibALSA
-import LibMPG123
 import LibPThread
 
-/// The dedicated audio thread: decodes with libmpg123, applies the software volume and writes to ALSA.
+/// The dedicated audio thread: decodes each file with the library its content calls for (`DecoderSet`),
+/// applies the software volume and writes to ALSA.
 ///
 /// It never awaits and never touches the cooperative pool: `snd_pcm_writei` blocks for at most about one
 /// period, after which the thread looks at its mailbox, so a skip or pause is answered within ~20 ms. While
@@ -15,18 +15,19 @@ public final class AudioThread: Sendable {
     private let thread: PThread
 
     /// Starts the thread. `events` is called on the audio thread; it must not block.
-    public init(
-        device: String, gain: Double, duckDecibels: Double = -15, events: @escaping @Sendable (AudioEvent) -> Void
-    ) throws(MPG123Error) {
-        let decoder = try MP3Decoder()
+    /// `formats` limits the device's sample formats (empty: any the device takes).
+    init(
+        device: String, formats: [PCMSampleFormat] = [], gain: Double, duckDecibels: Double = -15,
+        events: @escaping @Sendable (AudioEvent) -> Void
+    ) throws(DecodeFailure) {
+        // Made here, so a decoder library that cannot start fails the engine before any thread exists.
+        let decoders = try DecoderSet()
         let position = self.position
         let mailbox = self.mailbox
-        thread = PThread.start(name: "shufflebox-audio") { [decoder = Box(decoder)] in
-            guard let decoder = decoder.take() else { return }
+        thread = PThread.start(name: "shufflebox-audio") {
             var loop = AudioLoop(
-                decoder: decoder, deviceName: device, gain: gain, duckDecibels: duckDecibels, mailbox: mailbox,
-                position: position,
-                events: events)
+                decoders: decoders, deviceName: device, formats: formats, gain: gain, duckDecibels: duckDecibels,
+                mailbox: mailbox, position: position, events: events)
             loop.run()
         }
     }
@@ -39,13 +40,4 @@ public final class AudioThread: Sendable {
 
     /// Waits for the thread to end (after `shutdown`). Blocks: call from a thread of its own or at exit.
     public func join() { thread.join() }
-}
-
-/// Hands a non-copyable decoder to the new thread exactly once.
-private final class Box: Sendable {
-    // The decoder is created on the caller's thread (so its failure can be thrown there) and taken once by
-    // the audio thread, which owns it from then on.
-    private let slot: PThreadMutex<MP3Decoder?>
-    init(_ decoder: consuming MP3Decoder) { slot = PThreadMutex(Optional(decoder)) }
-    func take() -> MP3Decoder? { slot.withLock { value in value.take() } }
 }

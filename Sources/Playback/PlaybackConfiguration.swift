@@ -25,6 +25,9 @@ public struct PlaybackConfiguration: Sendable {
     public var onceDeviceAttempts: Int
     /// How far the music ducks under speech, in dB (negative).
     public var duckDecibels: Double = -15
+    /// The sample formats the device may be set up for (empty: whichever it takes, the file's own depth
+    /// first). `[.s16]` makes every track 16-bit, deeper files rounded.
+    public var sampleFormats: [OutputSampleFormat] = []
 
     /// Creates a configuration.
     public init(
@@ -66,11 +69,21 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot play on ALSA device '\(device)': \(message). Check --device (see `aplay -L`) and that the "
                 + "sound card or DAC is connected"
         case .decoderUnavailable(let message):
-            "cannot start the MP3 decoder: \(message)"
+            "cannot start the decoders: \(message)"
         case .libraryVanished(let root):
             "the music folder \(root) is gone (stick pulled out?); the resume point is saved"
         }
     }
+}
+
+/// A sample format the output device can be set up for.
+public enum OutputSampleFormat: String, Sendable, CaseIterable {
+    /// 16-bit.
+    case s16 = "S16_LE"
+    /// 24-bit in the low three bytes of a 32-bit word.
+    case s24 = "S24_LE"
+    /// 32-bit (24-bit files fill the top 24 bits).
+    case s32 = "S32_LE"
 }
 
 /// What the engine tells its owner besides the track lines: the state of the output device.

@@ -1,3 +1,4 @@
+import LibALSA
 import LibPThread
 import ShuffleCore
 
@@ -138,8 +139,16 @@ public actor PlaybackEngine {
         let startGain = hardwareVolume == nil ? configuration.scale.gain(volume) : 1.0
         hardwareVolume?.apply(gain: configuration.scale.gain(volume))
         do {
+            let formats = configuration.sampleFormats.map { format -> PCMSampleFormat in
+                switch format {
+                case .s16: .s16
+                case .s24: .s24
+                case .s32: .s32
+                }
+            }
             audio = try AudioThread(
-                device: configuration.device, gain: startGain, duckDecibels: configuration.duckDecibels
+                device: configuration.device, formats: formats, gain: startGain,
+                duckDecibels: configuration.duckDecibels
             ) { event in
                 continuation.yield(.audio(event))
             }

@@ -57,18 +57,40 @@ public struct VolumeStage: Sendable {
             }
             return
         }
-        samples.withUnsafeMutableBufferPointer { buffer in
-            var index = 0
-            for _ in 0..<frames {
-                if remaining > 0 {
-                    remaining -= 1
-                    gain = remaining == 0 ? target : gain + step
+        samples.withUnsafeMutableBufferPointer { buffer in ramp(buffer, frames: frames, channels: channels) }
+    }
+
+    /// Applies the gain in place to the first `frames` frames of interleaved 32-bit samples (left-justified:
+    /// a 24-bit sample keeps its 24 bits, and the product keeps 32, so lowering the volume loses nothing of a
+    /// 24-bit source). Bit-exact at unity gain.
+    public mutating func apply(to samples: inout [Int32], frames: Int, channels: Int) {
+        if remaining == 0 && gain == VolumeStage.unity { return }
+        if remaining == 0 {
+            let g = Int64(gain)
+            samples.withUnsafeMutableBufferPointer { buffer in
+                for index in 0..<(frames * channels) {
+                    buffer[index] = Int32(truncatingIfNeeded: (Int64(buffer[index]) &* g) >> 24)
                 }
-                let g = gain
-                for _ in 0..<channels {
-                    buffer[index] = Int16(truncatingIfNeeded: (Int(buffer[index]) * g) >> 24)
-                    index += 1
-                }
+            }
+            return
+        }
+        samples.withUnsafeMutableBufferPointer { buffer in ramp(buffer, frames: frames, channels: channels) }
+    }
+
+    /// Applies the gain along the ramp under way, one step per frame (in 64-bit arithmetic: `Int` here).
+    private mutating func ramp<Sample: FixedWidthInteger>(
+        _ buffer: UnsafeMutableBufferPointer<Sample>, frames: Int, channels: Int
+    ) {
+        var index = 0
+        for _ in 0..<frames {
+            if remaining > 0 {
+                remaining -= 1
+                gain = remaining == 0 ? target : gain + step
+            }
+            let g = gain
+            for _ in 0..<channels {
+                buffer[index] = Sample(truncatingIfNeeded: (Int(buffer[index]) &* g) >> 24)
+                index += 1
             }
         }
     }

@@ -1,0 +1,55 @@
+/// The decoders of the audio thread, one per library, each made when a file first needs it; picks the one
+/// for a file by its content (`ContentKind`), never by its name.
+final class DecoderSet {
+    private let mp3: MP3TrackDecoder
+    private var flac: FLACTrackDecoder?
+    private var vorbis: VorbisTrackDecoder?
+    private var opus: OpusTrackDecoder?
+    private var ffmpeg: FFmpegTrackDecoder?
+    /// The decoder of the last file opened: closed when another one takes over, so no file stays open.
+    private var last: (any TrackDecoder)?
+
+    /// Makes the MP3 decoder at once (so a player that cannot decode at all fails before it starts).
+    init() throws(DecodeFailure) {
+        mp3 = try MP3TrackDecoder()
+    }
+
+    /// Opens `path` with the decoder its content calls for; returns that decoder and the stream's shape.
+    func open(path: [UInt8]) throws(DecodeFailure) -> (decoder: any TrackDecoder, format: StreamFormat) {
+        let decoder: any TrackDecoder
+        switch try ContentKind.of(path: path) {
+        case .mpeg: decoder = mp3
+        case .flac:
+            if flac == nil { flac = try FLACTrackDecoder() }
+            decoder = flac!
+        case .vorbis:
+            if vorbis == nil { vorbis = VorbisTrackDecoder() }
+            decoder = vorbis!
+        case .opus:
+            if opus == nil { opus = OpusTrackDecoder() }
+            decoder = opus!
+        case .container:
+            if ffmpeg == nil { ffmpeg = try FFmpegTrackDecoder() }
+            decoder = ffmpeg!
+        case .unsupported(let name):
+            throw DecodeFailure(
+                description: "format not supported: \(name) (\(String(decoding: path, as: UTF8.self)))", systemError: nil)
+        }
+        if let last, last !== decoder { last.close() }
+        last = decoder
+        return (decoder, try decoder.open(path: path))
+    }
+
+    /// Closes every decoder's file.
+    func closeAll() {
+        mp3.close()
+        flac?.close()
+        vorbis?.close()
+        opus?.close()
+        ffmpeg?.close()
+    }
+}
+
+// @unchecked: made on the engine's thread, then handed to the audio thread once (through `AudioThread`'s box)
+// and used by that thread alone.
+extension DecoderSet: @unchecked Sendable {}
