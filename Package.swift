@@ -30,9 +30,10 @@ let package = Package(
         cLibrary("CFLAC", pkg: "flac", apt: "libflac-dev"),
         cLibrary("CVorbisFile", pkg: "vorbisfile", apt: "libvorbis-dev"),
         cLibrary("COpusFile", pkg: "opusfile", apt: "libopusfile-dev"),
-        // libavformat's pkg-config names libavcodec and libavutil as private requirements; the module map
-        // links all three (AAC and ALAC in MP4, PCM in WAV and AIFF).
-        cLibrary("CFFmpeg", pkg: "libavformat", apt: "libavformat-dev"),
+        // FFmpeg's headers only (AAC and ALAC in MP4, PCM in WAV and AIFF): LibFFmpeg loads libavformat, libavcodec
+        // and libavutil with dlopen on first use (Sources/CFFmpeg/shim.h says why), so there is no pkg-config
+        // (its --libs would link them). The headers sit in the multiarch include folder clang searches anyway.
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CLinux"),  // signalfd, timerfd, eventfd: in libc, missing from Swift's Glibc module
 
         // MARK: Thin typed wrappers (know nothing of the domain)
@@ -78,7 +79,9 @@ let package = Package(
         ),
         .executableTarget(name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict),
         // In-process search latency at 100,000 tracks for `make bench` (scripts/bench).
-        .executableTarget(name: "ShuffleboxBench", dependencies: ["ShuffleCore", "MusicLibrary", "LibSQLite"], swiftSettings: strict),
+        .executableTarget(
+            name: "ShuffleboxBench", dependencies: ["ShuffleCore", "MusicLibrary", "LibSQLite", "Playback"],
+            swiftSettings: strict),
         .executableTarget(
             name: "ShuffleboxFuzz", dependencies: ["ShuffleCore", "MediaProbe", "MusicLibrary", "LibMPG123"],
             swiftSettings: strict),

@@ -35,13 +35,17 @@ public final class FFmpegDecoder {
     private var context = ""
     private var decodeErrors = 0
 
-    /// Creates a decoder. Wraps `av_packet_alloc` and `av_frame_alloc`.
+    private let api: FFmpegAPI
+
+    /// Creates a decoder, loading FFmpeg's libraries the first time (`FFmpegAPI`); throws when they are not
+    /// installed. Wraps `av_packet_alloc` and `av_frame_alloc`.
     public init() throws(FFmpegError) {
-        FFmpegDecoder.quietOnce()
-        guard let packet = av_packet_alloc() else { throw FFmpegError(function: "av_packet_alloc", code: -ENOMEM) }
-        guard let frame = av_frame_alloc() else {
+        let api = try FFmpegAPI.shared.get()
+        self.api = api
+        guard let packet = api.av_packet_alloc() else { throw FFmpegError(function: "av_packet_alloc", code: -ENOMEM) }
+        guard let frame = api.av_frame_alloc() else {
             var dead: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&dead)
+            api.av_packet_free(&dead)
             throw FFmpegError(function: "av_frame_alloc", code: -ENOMEM)
         }
         self.packet = packet
@@ -51,15 +55,11 @@ public final class FFmpegDecoder {
     deinit {
         close()
         var deadPacket: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&deadPacket)
+        api.av_packet_free(&deadPacket)
         var deadFrame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&deadFrame)
+        api.av_frame_free(&deadFrame)
     }
 
-    /// FFmpeg logs to stderr by default; the player reports failures itself. `av_log_set_level` is global,
-    /// set once (a lazy `static let` runs exactly once).
-    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
-    private static func quietOnce() { _ = quiet }
 
     // MARK: - Opening
 
@@ -93,17 +93,17 @@ public final class FFmpegDecoder {
 
     private func openContainer() throws(FFmpegError) {
         var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", "mov,wav,aiff", 0)
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        defer { av_dict_free(&options) }
+        _ = api.av_dict_set(&options, "format_whitelist", "mov,wav,aiff", 0)
+        _ = api.av_dict_set(&options, "protocol_whitelist", "file", 0)
+        defer { api.av_dict_free(&options) }
         let url = Array("file:".utf8) + path + [0]
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let rc = url.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { avformat_open_input(&opened, $0.baseAddress, nil, &options) }
+            buffer.withMemoryRebound(to: CChar.self) { api.avformat_open_input(&opened, $0.baseAddress, nil, &options) }
         }
         guard rc >= 0, let opened else { throw FFmpegError(function: "avformat_open_input", code: rc, context: context) }
         formatContext = opened
-        let best = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        let best = api.av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard best >= 0 else {
             throw FFmpegError(function: "av_find_best_stream", code: best, context: context, detail: "no audio stream")
         }
@@ -117,25 +117,29 @@ public final class FFmpegDecoder {
         let id = parameters.pointee.codec_id
         duration = id == AV_CODEC_ID_AAC && stream.pointee.duration > 0 ? stream.pointee.duration : nil
         guard FFmpegDecoder.allowed(id) else {
-            let name = String(cString: avcodec_get_name(id))
+            let name = codecName(id)
             throw FFmpegError(function: "avcodec_find_decoder", code: -ENOSYS, context: context,
                 detail: "format not supported: \(name)")
         }
-        guard let codec = avcodec_find_decoder(id), let made = avcodec_alloc_context3(codec) else {
+        guard let codec = api.avcodec_find_decoder(id), let made = api.avcodec_alloc_context3(codec) else {
             throw FFmpegError(function: "avcodec_find_decoder", code: -ENOSYS, context: context,
-                detail: "no decoder for \(String(cString: avcodec_get_name(id)))")
+                detail: "no decoder for \(codecName(id))")
         }
         codecContext = made
-        var rc2 = avcodec_parameters_to_context(made, parameters)
+        var rc2 = api.avcodec_parameters_to_context(made, parameters)
         guard rc2 >= 0 else { throw FFmpegError(function: "avcodec_parameters_to_context", code: rc2, context: context) }
         made.pointee.pkt_timebase = timeBase
-        rc2 = avcodec_open2(made, codec, nil)
+        rc2 = api.avcodec_open2(made, codec, nil)
         guard rc2 >= 0 else { throw FFmpegError(function: "avcodec_open2", code: rc2, context: context) }
         frameReady = false
         frameOffset = 0
         draining = false
         position = 0
         decodeErrors = 0
+    }
+
+    private func codecName(_ id: AVCodecID) -> String {
+        api.avcodec_get_name(id).map { String(cString: $0) } ?? "codec \(id.rawValue)"
     }
 
     private static func allowed(_ id: AVCodecID) -> Bool {
@@ -183,10 +187,10 @@ public final class FFmpegDecoder {
 
     /// Closes the file. Wraps `avcodec_free_context` and `avformat_close_input`.
     public func close() {
-        av_frame_unref(frame)
+        api.av_frame_unref(frame)
         frameReady = false
-        if codecContext != nil { avcodec_free_context(&codecContext) }
-        if formatContext != nil { avformat_close_input(&formatContext) }
+        if codecContext != nil { api.avcodec_free_context(&codecContext) }
+        if formatContext != nil { api.avformat_close_input(&formatContext) }
     }
 
     // MARK: - Decoding
@@ -228,7 +232,7 @@ public final class FFmpegDecoder {
         var count = min(frames, Int(frame.pointee.nb_samples) - frameOffset)
         if let duration {
             // In the decoded rate (HE-AAC decodes at twice the rate its core is coded at).
-            let end = Int(av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(format.sampleRate))))
+            let end = Int(api.av_rescale_q(duration, timeBase, AVRational(num: 1, den: Int32(format.sampleRate))))
             count = min(count, end - position)
             if count <= 0 { return .done }
         }
@@ -241,14 +245,14 @@ public final class FFmpegDecoder {
     /// Receives the next decoded frame, reading and sending packets as needed; false at the end.
     private func nextFrame() throws(FFmpegError) -> Bool {
         guard let codecContext, let formatContext else { return false }
-        av_frame_unref(frame)
+        api.av_frame_unref(frame)
         frameReady = false
         frameOffset = 0
         while true {
-            let received = avcodec_receive_frame(codecContext, frame)
+            let received = api.avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
                 if frame.pointee.nb_samples <= 0 {
-                    av_frame_unref(frame)
+                    api.av_frame_unref(frame)
                     continue
                 }
                 decodeErrors = 0
@@ -264,7 +268,7 @@ public final class FFmpegDecoder {
             }
             if draining { return false }
             errno = 0
-            let rc = av_read_frame(formatContext, packet)
+            let rc = api.av_read_frame(formatContext, packet)
             let code = errno
             if rc < 0 {
                 if [EIO, ENODEV, ENXIO, ESTALE, ENOTCONN, ENOMEDIUM].contains(code) {
@@ -272,12 +276,12 @@ public final class FFmpegDecoder {
                 }
                 // The end of the file (or damage past which nothing can be read): drain what the decoder holds.
                 draining = true
-                _ = avcodec_send_packet(codecContext, nil)
+                _ = api.avcodec_send_packet(codecContext, nil)
                 continue
             }
-            defer { av_packet_unref(packet) }
+            defer { api.av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codecContext, packet)
+            let sent = api.avcodec_send_packet(codecContext, packet)
             if sent < 0 && sent != shim_averror_eagain() {
                 decodeErrors += 1
                 if decodeErrors > 16 { return false }
@@ -300,10 +304,10 @@ public final class FFmpegDecoder {
         }
         let preroll = codecContext.pointee.codec_id == AV_CODEC_ID_AAC ? 2 * 1024 * 2 : 0
         let from = max(0, wanted - preroll)
-        let timestamp = av_rescale_q(Int64(from), AVRational(num: 1, den: Int32(format.sampleRate)), timeBase)
-        let rc = av_seek_frame(formatContext, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        let timestamp = api.av_rescale_q(Int64(from), AVRational(num: 1, den: Int32(format.sampleRate)), timeBase)
+        let rc = api.av_seek_frame(formatContext, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         guard rc >= 0 else { throw FFmpegError(function: "av_seek_frame", code: rc, context: context) }
-        avcodec_flush_buffers(codecContext)
+        api.avcodec_flush_buffers(codecContext)
         draining = false
         while try nextFrame() {
             let pts = frame.pointee.best_effort_timestamp != shim_av_nopts_value()
@@ -312,7 +316,7 @@ public final class FFmpegDecoder {
                 position = wanted
                 return wanted
             }
-            let start = Int(av_rescale_q(pts, timeBase, AVRational(num: 1, den: Int32(format.sampleRate))))
+            let start = Int(api.av_rescale_q(pts, timeBase, AVRational(num: 1, den: Int32(format.sampleRate))))
             let end = start + Int(frame.pointee.nb_samples)
             if end <= wanted { continue }
             frameOffset = max(0, wanted - start)
@@ -326,7 +330,7 @@ public final class FFmpegDecoder {
 
     private func convert16(into out: UnsafeMutablePointer<Int16>, count: Int) {
         let channels = format.channels
-        let planar = av_sample_fmt_is_planar(AVSampleFormat(rawValue: frame.pointee.format)) != 0
+        let planar = api.av_sample_fmt_is_planar(AVSampleFormat(rawValue: frame.pointee.format)) != 0
         let data = frame.pointee.extended_data!
         let first = frameOffset
         switch AVSampleFormat(rawValue: frame.pointee.format) {

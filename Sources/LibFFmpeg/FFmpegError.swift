@@ -27,8 +27,9 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         if let detail { return detail }
         if let systemError { return String(cString: strerror(systemError)) }
+        guard case .success(let api) = FFmpegAPI.shared else { return "error \(code)" }
         var text = [CChar](repeating: 0, count: 128)
-        _ = av_strerror(code, &text, text.count)
+        _ = api.av_strerror(code, &text, text.count)
         let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -39,9 +40,10 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Facts about the FFmpeg libraries this was built against.
 public enum FFmpegLibrary {
-    /// libavcodec's version as "major.minor.micro". Wraps `avcodec_version`.
-    public static var avcodecVersion: String {
-        let v = avcodec_version()
+    /// libavcodec's version as "major.minor.micro", or nil when FFmpeg cannot be loaded. Wraps `avcodec_version`.
+    public static var avcodecVersion: String? {
+        guard case .success(let api) = FFmpegAPI.shared else { return nil }
+        let v = api.avcodec_version()
         return "\(v >> 16).\((v >> 8) & 0xFF).\(v & 0xFF)"
     }
 }

@@ -1,5 +1,6 @@
 // ShuffleboxBench: search latency at 100,000 tracks, in process, through the real store.
 //   ShuffleboxBench DB [--tracks N] [--runs R]
+//   ShuffleboxBench play-files DEVICE VOLUME FILE...   (PlayFiles.swift: decode+output cost per format)
 // Builds DB (when it does not exist yet) by inserting synthetic tracks through LibraryDatabase, then
 // times LibraryDatabase.search (limit 20) and searchCount for a broad and a narrow prefix query, and
 // prints for each the equivalent sqlite3-shell statement (one line starting "SQL\t") so scripts/bench
@@ -10,6 +11,9 @@ import MusicLibrary
 import ShuffleCore
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2 && arguments[1] == "play-files" {
+    exit(await playFiles(Array(arguments.dropFirst(2))))
+}
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: ShuffleboxBench DB [--tracks N] [--runs R]\n".utf8))
     exit(64)

@@ -103,6 +103,39 @@ struct FormatPlaybackTests {
         #expect(played.samples != truncated, "rounded, not truncated")
     }
 
+    @Test func anS24DeviceGetsTheLow24BitsOfEachWordExactly() async throws {
+        let spec = AudioFixtures.Spec(.wav, rate: 48_000, bits: 24, seconds: 0.5)
+        let folder = try TemporaryDirectory()
+        let file = try AudioFixtures.make(spec, in: folder.url, name: "deep")
+        let reference = try AudioFixtures.reference(file, spec)
+        let played = try await play([file], specs: [spec], formats: [.s24])
+        #expect(played.samples == reference.samples.map { $0 >> 8 }, "S24_LE: the 24 bits, right-justified")
+    }
+
+    /// A change of rate, channels and depth between tracks drains the device and sets it up again (the file
+    /// PCM starts a new file when opened again, so the capture holds the second track alone): every frame of
+    /// the second track arrives, in its own format.
+    @Test func aChangeOfRateChannelsAndDepthBetweenTracksSetsTheDeviceUpAgainAndLosesNothing() async throws {
+        let first = AudioFixtures.Spec(.flac, rate: 48_000, channels: 1, bits: 24, seconds: 0.6)
+        let second = AudioFixtures.Spec(.wav, seconds: 0.8)
+        let folder = try TemporaryDirectory()
+        let one = try AudioFixtures.make(first, in: folder.url, name: "one")
+        let two = try AudioFixtures.make(second, in: folder.url, name: "two")
+        let reference = try AudioFixtures.reference(two, second)
+        let tracks = catalogTracks([one, two], [first, second])
+        let catalog = InMemoryCatalog(
+            tracks: tracks, state: PlaybackState(order: tracks.map(\.id), cursor: 0, positionMs: 0, volume: 20, paused: false))
+        let capture = CaptureFile()
+        defer { capture.remove() }
+        let heard = Announcements()
+        let engine = PlaybackEngine(
+            catalog: catalog, configuration: PlaybackConfiguration(device: capture.device, volume: 20, once: true),
+            sleeper: RecordingSleeper(), log: quiet, announce: heard.append)
+        _ = try await engine.run()
+        #expect(heard.ids == tracks.map(\.id))
+        #expect(AudioFixtures.samples(capture.bytes(), bytes: 2, wide: false) == reference.samples)
+    }
+
     @Test func brokenFilesOfEveryFormatFailWithTheirPathAndTheRestPlays() async throws {
         let good = AudioFixtures.Spec(.flac, seconds: 0.3)
         let formats: [AudioFixtures.Format] = [.flac, .vorbis, .opus, .aac, .alac, .wav, .aiff]
