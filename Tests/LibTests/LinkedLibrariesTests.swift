@@ -1,7 +1,10 @@
 import LibALSA
+import LibFFmpeg
+import LibFLAC
 import LibGPIOD
 import LibMPG123
 import LibSQLite
+import LibVorbis
 import ShuffleTestSupport
 import Testing
 
@@ -21,5 +24,26 @@ import Testing
         let major = modversion.stdout.split(separator: ".").first.map(String.init)
         #expect(major == String(GPIODLibrary.apiGeneration))
         #expect(GPIODLibrary.version.hasPrefix("\(GPIODLibrary.apiGeneration)."))
+    }
+}
+
+/// The decoder libraries beyond libmpg123 are found and callable; FFmpeg is loaded at run time only.
+@Suite struct DecoderLibrariesTests {
+    @Test func flacAndVorbisAreLinkedAndReportAVersion() {
+        #expect(FLACLibrary.version.hasPrefix("1."))
+        #expect(VorbisDecoder.libraryVersion.contains("Vorbis"))
+    }
+
+    @Test func ffmpegLoadsOnFirstUse() {
+        let version = FFmpegLibrary.avcodecVersion
+        #expect(version != nil, "libavcodec could not be loaded")
+    }
+
+    /// Linking FFmpeg would map ~130 libraries into every player at start; `shufflebox` must not need it.
+    @Test func theExecutableDoesNotLinkFFmpeg() throws {
+        let result = try Run.program("/usr/bin/ldd", [PackagePaths.shufflebox.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("libFLAC"), "libFLAC is linked")
+        #expect(!result.stdout.contains("libavcodec") && !result.stdout.contains("libavformat"), "\(result.stdout)")
     }
 }
