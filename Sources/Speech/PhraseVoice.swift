@@ -10,8 +10,9 @@ import LibPThread
 public final class PhraseVoice: Sendable {
     /// Samples per second of every rendering.
     public let sampleRate: Int
-    /// The most samples the cache holds (about 23 s of speech, 1 MiB).
-    public static let cacheLimit = 512 * 1024
+    /// The most samples the cache holds (about 6 s of speech, 256 KiB): the title of the track playing, rendered
+    /// as it starts, and the messages said last. (1 MiB put the daemon at 24.4 MiB with 10,000 tracks.)
+    public static let cacheLimit = 128 * 1024
     private let synthesizer: SpeechSynthesizer
     private let cache = PThreadMutex<[(phrase: [SpokenSegment], samples: [Int16])]>([])
 
