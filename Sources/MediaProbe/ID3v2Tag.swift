@@ -99,8 +99,8 @@ struct ID3v2Tag {
             return
         }
         guard let field = field(for: frame.id) else { return }
-        let value = TagText.firstValue(TagText.id3Values(text, encoding: encoding))
-        tags.offer(field, value)
+        // ID3v2.4 separates the values of a multi-valued frame with NULs: the first is shown, all are searched.
+        tags.offer(field, all: TagText.id3Values(text, encoding: encoding))
     }
 
     /// The field a text frame id stands for.

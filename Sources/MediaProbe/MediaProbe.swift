@@ -9,12 +9,24 @@ public import ShuffleCore
     import Darwin
 #endif
 
-/// Tells whether a file is playable MP3 audio, and reads its tags and stream shape, from the
-/// head and tail of the file only (plus a frame-header walk when no Xing/Info header gives the
-/// length). Never throws, never traps: every problem becomes an outcome.
+/// Tells whether a file is playable audio, and reads its tags and stream shape, from the head and tail
+/// of the file only (plus a frame-header walk for MP3 and ADTS streams when no header gives the length).
+/// The format is found by content (magic bytes, then an MPEG frame search), not by the name: a name only
+/// decides whether a file that is none of the formats is "unplayable" (an audio name) or "not audio".
+/// Never throws, never traps: every problem becomes an outcome.
 public enum MediaProbe {
     /// Extensions (lowercased, without dot) that mean "audio we can play".
-    public static let audioExtensions: Set<String> = ["mp3"]
+    public static let audioExtensions: Set<String> = [
+        "mp3", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "wav", "aif", "aiff", "aifc",
+    ]
+
+    /// Extensions of audio formats Shufflebox does not play, with the name the reason gives
+    /// ("format not supported: WMA"): probed, so that a file that is really MP3 or FLAC still plays.
+    public static let unsupportedExtensions: [String: String] = [
+        "wma": "WMA", "asf": "WMA", "ape": "APE", "mpc": "Musepack", "mp+": "Musepack", "mpp": "Musepack",
+        "dsf": "DSD", "dff": "DSD", "wv": "WavPack", "tta": "TTA", "mka": "Matroska", "ac3": "AC-3",
+        "dts": "DTS", "amr": "AMR", "spx": "Speex", "shn": "Shorten", "ra": "RealAudio", "mp2": "MP2",
+    ]
 
     /// Extensions never worth opening: pictures, text, playlists, system files.
     public static let ignoredExtensions: Set<String> = [
@@ -22,7 +34,7 @@ public enum MediaProbe {
         "txt", "nfo", "pdf", "doc", "docx", "rtf", "md", "sfv", "md5", "sha1", "accurip",
         "m3u", "m3u8", "pls", "cue", "xspf", "wpl", "log", "db", "ini", "plist", "ds_store", "lnk", "url",
         "xml", "html", "htm", "css", "js", "json", "exe", "dll", "bat", "sh", "zip", "rar", "7z", "gz", "tar",
-        "iso", "dat", "tmp", "bak", "par2", "torrent", "lrc", "srt", "mp4", "mkv", "avi", "mov",
+        "iso", "dat", "tmp", "bak", "par2", "torrent", "lrc", "srt", "mkv", "avi", "mov",
     ]
 
     /// Probes the file at `path`, reading it with `pread` (head, tail, and a frame walk when needed).
@@ -48,7 +60,7 @@ public enum MediaProbe {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return (audioExtensions.contains(ext) ? .unplayable(reason: "not a regular file") : .notAudio, Reads())
+            return (isAudioName(ext) ? .unplayable(reason: "not a regular file") : .notAudio, Reads())
         }
         let source = ByteSource(fd: fd, size: Int(info.st_size))
         let outcome = probe(source, fileName: name)
@@ -71,10 +83,39 @@ public enum MediaProbe {
         return outcome
     }
 
+    /// Whether files with this extension are meant as audio (played or not).
+    static func isAudioName(_ ext: String) -> Bool {
+        audioExtensions.contains(ext) || unsupportedExtensions[ext] != nil
+    }
+
     /// The outcome before I/O errors are considered.
     private static func classify(_ source: ByteSource, fileName: String) -> ProbeOutcome {
-        let isAudioName = audioExtensions.contains(fileExtension(fileName))
+        let ext = fileExtension(fileName)
+        let isAudioName = isAudioName(ext)
         if source.count == 0 { return isAudioName ? .unplayable(reason: "empty file (0 bytes)") : .notAudio }
+        let head = source.bytes(at: 0, count: 16)[...]
+        var outcome: ProbeOutcome
+        switch Container.sniff(head) {
+        case .flac: outcome = FLACProbe.probe(source, at: 0)
+        case .ogg: outcome = OggProbe.probe(source, at: 0)
+        case .mp4: outcome = MP4Probe.probe(source)
+        case .wav: outcome = PCMContainerProbe.probeWAV(source)
+        case .aiff(let isAIFC): outcome = PCMContainerProbe.probeAIFF(source, isAIFC: isAIFC)
+        case .video: return .notAudio
+        case .unsupported(let name):
+            return isAudioName || name != "Matroska" ? .unplayable(reason: "format not supported: \(name)") : .notAudio
+        case nil: outcome = classifyAfterID3(source, fileName: fileName, ext: ext)
+        }
+        if case .audio(var tags, let stream) = outcome, tags.title == nil {
+            tags.title = titleFallback(fileName)
+            outcome = .audio(tags, stream)
+        }
+        return outcome
+    }
+
+    /// A file that starts with no container's magic: ID3v2 tags, then FLAC, ADTS AAC or MPEG audio.
+    private static func classifyAfterID3(_ source: ByteSource, fileName: String, ext: String) -> ProbeOutcome {
+        let isAudioName = isAudioName(ext)
         let first = ID3v2Tag.header(in: source, at: 0)
         var audioStart = 0
         switch first {
@@ -88,21 +129,41 @@ public enum MediaProbe {
             audioStart = end
         }
         let hasTag = first != .none
+        let afterTags = source.bytes(at: audioStart, count: 16)[...]
+        switch Container.sniff(afterTags) {
+        case .flac:
+            // libFLAC skips an ID3v2 tag in front of the stream; its Vorbis comments come first.
+            guard case .audio(let tags, let stream) = FLACProbe.probe(source, at: audioStart) else {
+                return FLACProbe.probe(source, at: audioStart)
+            }
+            return .audio(tags.filling(from: ID3v2Tag.read(source, at: 0, header: first).tagInfo(resolveGenre: true)), stream)
+        case .unsupported(let name): return .unplayable(reason: "format not supported: \(name)")
+        default: break
+        }
         let tail = TailTags(source: source, floor: audioStart)
+        if ADTSProbe.starts(source, at: audioStart, end: tail.audioEnd) {
+            return ADTSProbe.probe(source, from: audioStart, to: tail.audioEnd, tags: tagsAround(source, first, tail))
+        }
         let scan = MPEGStreamScanner(source: source, start: audioStart, end: tail.audioEnd).scan()
+        let unsupported = unsupportedExtensions[ext]
         switch scan {
         case .stream(let stream):
-            var tags = ID3v2Tag.read(source, at: 0, header: first).tagInfo(resolveGenre: true)
-            tags = tags.filling(from: tail.ape.tagInfo(resolveGenre: true))
-            tags = tags.filling(from: tail.id3v1.tagInfo(resolveGenre: false))
-            if tags.title == nil { tags.title = titleFallback(fileName) }
-            return .audio(tags, stream)
+            return .audio(tagsAround(source, first, tail), stream)
         case .truncated(let reason):
             return isAudioName || hasTag ? .unplayable(reason: reason) : .notAudio
         case .noStream:
+            if let unsupported { return .unplayable(reason: "format not supported: \(unsupported)") }
             if hasTag { return .unplayable(reason: "ID3 tag but no audio after it") }
-            return isAudioName ? .unplayable(reason: "not MPEG audio") : .notAudio
+            guard isAudioName else { return .notAudio }
+            return .unplayable(reason: "not \(Container.expectedName(forExtension: ext)) audio")
         }
+    }
+
+    /// The ID3v2, APE and ID3v1 tags of an MP3 or ADTS file, in that order of precedence.
+    private static func tagsAround(_ source: ByteSource, _ first: ID3v2Tag.Header, _ tail: TailTags) -> TagInfo {
+        var tags = ID3v2Tag.read(source, at: 0, header: first).tagInfo(resolveGenre: true)
+        tags = tags.filling(from: tail.ape.tagInfo(resolveGenre: true))
+        return tags.filling(from: tail.id3v1.tagInfo(resolveGenre: false))
     }
 
     // MARK: - Names

@@ -26,13 +26,23 @@ public struct TagInfo: Equatable, Hashable, Sendable {
     public var replayGainAlbum: Double?
     /// ReplayGain track peak (1.0 = full scale).
     public var replayGainTrackPeak: Double?
+    /// ReplayGain album peak (1.0 = full scale).
+    public var replayGainAlbumPeak: Double?
+    /// The gain in dB an Opus file's header (`OpusHead` output gain) asks the decoder to apply; opusfile
+    /// applies it while decoding, so the ReplayGain values above are relative to the decoded signal. nil for
+    /// other formats.
+    public var headerGain: Double?
+    /// The values of multi-valued fields after the first (a second `ARTIST=` comment, an ID3v2.4 list): the
+    /// first value is the one shown; every value is searchable.
+    public var moreValues = MoreTagValues()
 
     /// Creates tag information.
     public init(
         title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
         track: Int? = nil, trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil, year: Int? = nil,
         genre: String? = nil, replayGainTrack: Double? = nil, replayGainAlbum: Double? = nil,
-        replayGainTrackPeak: Double? = nil
+        replayGainTrackPeak: Double? = nil, replayGainAlbumPeak: Double? = nil, headerGain: Double? = nil,
+        moreValues: MoreTagValues = MoreTagValues()
     ) {
         self.title = title
         self.artist = artist
@@ -47,17 +57,45 @@ public struct TagInfo: Equatable, Hashable, Sendable {
         self.replayGainTrack = replayGainTrack
         self.replayGainAlbum = replayGainAlbum
         self.replayGainTrackPeak = replayGainTrackPeak
+        self.replayGainAlbumPeak = replayGainAlbumPeak
+        self.headerGain = headerGain
+        self.moreValues = moreValues
     }
+}
+
+/// The second and later values of the multi-valued text fields that search covers.
+public struct MoreTagValues: Equatable, Hashable, Sendable {
+    /// Further titles.
+    public var titles: [String]
+    /// Further artists.
+    public var artists: [String]
+    /// Further album titles.
+    public var albums: [String]
+    /// Further album artists.
+    public var albumArtists: [String]
+
+    /// Creates the lists (all empty by default).
+    public init(titles: [String] = [], artists: [String] = [], albums: [String] = [], albumArtists: [String] = []) {
+        self.titles = titles
+        self.artists = artists
+        self.albums = albums
+        self.albumArtists = albumArtists
+    }
+
+    /// Whether every list is empty.
+    public var isEmpty: Bool { titles.isEmpty && artists.isEmpty && albums.isEmpty && albumArtists.isEmpty }
 }
 
 /// The shape of the audio stream in a file, as far as can be told without decoding it.
 public struct StreamInfo: Equatable, Hashable, Sendable {
-    /// The codec, for example "mp3".
+    /// The format: `mp3`, `flac`, `vorbis`, `opus`, `aac`, `alac`, `wav` or `aiff`.
     public var codec: String
     /// Samples per second per channel.
     public var sampleRate: Int
-    /// 1 (mono) or 2 (stereo).
+    /// Channels (1 mono, 2 stereo, more for multichannel files).
     public var channels: Int
+    /// Bits per sample of a lossless stream (16, 24, ...); nil for lossy formats, whose decoders choose.
+    public var bitsPerSample: Int?
     /// PCM frames per channel a gapless decoder yields (encoder delay and padding removed when known).
     public var frames: Int64
     /// Duration in milliseconds (`frames * 1000 / sampleRate`, rounded down).
@@ -66,10 +104,14 @@ public struct StreamInfo: Equatable, Hashable, Sendable {
     public var isEstimate: Bool
 
     /// Creates stream information.
-    public init(codec: String, sampleRate: Int, channels: Int, frames: Int64, isEstimate: Bool = false) {
+    public init(
+        codec: String, sampleRate: Int, channels: Int, frames: Int64, isEstimate: Bool = false,
+        bitsPerSample: Int? = nil
+    ) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channels = channels
+        self.bitsPerSample = bitsPerSample
         self.frames = frames
         self.isEstimate = isEstimate
     }
