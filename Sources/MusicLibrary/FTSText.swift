@@ -10,6 +10,14 @@
 /// no extra table. The cost is a slightly larger index for CJK-heavy libraries; a `trigram` table
 /// would need a LIKE fallback for one- and two-character queries and a second ranking scheme.
 public enum FTSText {
+    /// What one FTS column holds for a field: its shown value and every further value of a multi-valued
+    /// field (a second artist), one after the other, each in `indexForm`; nil when there is none.
+    public static func searchForm(_ first: String?, _ more: [String]) -> String? {
+        let values = (first.map { [$0] } ?? []) + more
+        guard !values.isEmpty else { return nil }
+        return values.map(indexForm).joined(separator: " ")
+    }
+
     /// `text` with a space on each side of every CJK character.
     public static func indexForm(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isCJK) else { return text }

@@ -5,7 +5,8 @@ import ShuffleCore
 extension LibraryDatabase {
     static let entryColumns = """
         f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
-        t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak
+        t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak,
+        t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain
         """
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
@@ -76,16 +77,18 @@ extension LibraryDatabase {
         }
     }
 
-    /// The ids of every playable track of `volume`, ascending.
-    public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
+    /// The ids of every playable track of `volume` (of `formats`, when given), ascending.
+    public func playableTrackIDs(of volume: VolumeRef, formats: Set<String>? = nil) throws(LibraryError) -> [TrackID] {
         try wrap { () throws(SQLiteError) -> [TrackID] in
             try withStatement(
                 """
                 SELECT f.id FROM files f JOIN tracks t ON t.id = f.id
-                WHERE f.volume_id = ?1 AND f.status = 'ok' ORDER BY f.id
+                WHERE f.volume_id = ?1 AND f.status = 'ok' AND (?2 IS NULL OR instr(?2, ',' || t.codec || ',') > 0)
+                ORDER BY f.id
                 """
             ) { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
+                try statement.bind(formats.map { "," + $0.sorted().joined(separator: ",") + "," }, at: 2)
                 var result: [TrackID] = []
                 while try statement.step() == .row { result.append(TrackID(statement.int64(at: 0))) }
                 return result
@@ -99,7 +102,7 @@ extension LibraryDatabase {
         try wrap { () throws(SQLiteError) -> CatalogTrack? in
             try withStatement(
                 """
-                SELECT \(Self.entryColumns), t.frames, t.sample_rate, t.channels, t.codec
+                SELECT \(Self.entryColumns)
                 FROM files f JOIN tracks t ON t.id = f.id
                 WHERE f.id = ?1 AND f.volume_id = ?2 AND f.status = 'ok'
                 """
@@ -110,9 +113,7 @@ extension LibraryDatabase {
                 let entry = Self.entry(from: statement)
                 var tags = entry.tags
                 if tags.title?.isEmpty ?? true { tags.title = Self.fileTitle(entry.path) }
-                let stream = StreamInfo(
-                    codec: statement.text(at: 21) ?? "mp3", sampleRate: Int(statement.int64(at: 19)),
-                    channels: Int(statement.int64(at: 20)), frames: statement.int64(at: 18))
+                guard let stream = entry.stream else { return nil }
                 return CatalogTrack(
                     id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path, tags: tags,
                     stream: stream)
@@ -203,11 +204,18 @@ extension LibraryDatabase {
             albumArtist: statement.text(at: 7), track: statement.intOrNil(at: 8), trackTotal: statement.intOrNil(at: 9),
             disc: statement.intOrNil(at: 10), discTotal: statement.intOrNil(at: 11), year: statement.intOrNil(at: 12),
             genre: statement.text(at: 13), replayGainTrack: statement.doubleOrNil(at: 15),
-            replayGainAlbum: statement.doubleOrNil(at: 16), replayGainTrackPeak: statement.doubleOrNil(at: 17))
+            replayGainAlbum: statement.doubleOrNil(at: 16), replayGainTrackPeak: statement.doubleOrNil(at: 17),
+            replayGainAlbumPeak: statement.doubleOrNil(at: 23), headerGain: statement.doubleOrNil(at: 24))
+        // A track row (LEFT JOIN: none for unplayable files) always has a codec.
+        let stream = statement.text(at: 18).map { codec in
+            StreamInfo(
+                codec: codec, sampleRate: Int(statement.int64(at: 19)), channels: Int(statement.int64(at: 20)),
+                frames: statement.int64(at: 22), bitsPerSample: statement.intOrNil(at: 21))
+        }
         return LibraryEntry(
             id: TrackID(statement.int64(at: 0)), path: PathBytes(statement.blob(at: 1)),
             status: FileStatus(rawValue: statement.text(at: 2) ?? "") ?? .unplayable, reason: statement.text(at: 3),
-            tags: tags, durationMs: statement.int64OrNil(at: 14))
+            tags: tags, durationMs: statement.int64OrNil(at: 14), stream: stream)
     }
 
     /// The file name without its extension, for a track without a title tag.

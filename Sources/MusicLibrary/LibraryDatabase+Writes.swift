@@ -108,8 +108,9 @@ extension LibraryDatabase {
             """
             INSERT INTO tracks(id, title, artist, album, album_artist, track, track_total, disc, disc_total,
                 year, genre, duration_ms, frames, sample_rate, channels, codec,
-                rg_track_gain, rg_album_gain, rg_track_peak)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+                rg_track_gain, rg_album_gain, rg_track_peak, bits_per_sample, rg_album_peak, header_gain)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+                ?22)
             """
         ) { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
@@ -131,16 +132,20 @@ extension LibraryDatabase {
             try statement.bind(tags.replayGainTrack, at: 17)
             try statement.bind(tags.replayGainAlbum, at: 18)
             try statement.bind(tags.replayGainTrackPeak, at: 19)
+            try statement.bind(stream.bitsPerSample, at: 20)
+            try statement.bind(tags.replayGainAlbumPeak, at: 21)
+            try statement.bind(tags.headerGain, at: 22)
             try statement.run()
         }
         try withStatement(
             "INSERT INTO tracks_fts(rowid, title, artist, album, album_artist) VALUES (?1, ?2, ?3, ?4, ?5)"
         ) { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
-            try statement.bind(tags.title.map(FTSText.indexForm), at: 2)
-            try statement.bind(tags.artist.map(FTSText.indexForm), at: 3)
-            try statement.bind(tags.album.map(FTSText.indexForm), at: 4)
-            try statement.bind(tags.albumArtist.map(FTSText.indexForm), at: 5)
+            let more = tags.moreValues
+            try statement.bind(FTSText.searchForm(tags.title, more.titles), at: 2)
+            try statement.bind(FTSText.searchForm(tags.artist, more.artists), at: 3)
+            try statement.bind(FTSText.searchForm(tags.album, more.albums), at: 4)
+            try statement.bind(FTSText.searchForm(tags.albumArtist, more.albumArtists), at: 5)
             try statement.run()
         }
         try withStatement("INSERT INTO paths_fts(rowid, path, name) VALUES (?1, ?2, ?3)") {

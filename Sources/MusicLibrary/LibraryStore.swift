@@ -130,14 +130,14 @@ public actor LibraryStore {
         try guarded { database throws(LibraryError) in try database.currentVolume() }
     }
 
-    /// The player's view of one volume.
-    public nonisolated func catalog(for volume: VolumeRef) -> VolumeCatalog {
-        VolumeCatalog(store: self, volume: volume)
+    /// The player's view of one volume: its tracks of `formats` (every format when nil).
+    public nonisolated func catalog(for volume: VolumeRef, formats: Set<String>? = nil) -> VolumeCatalog {
+        VolumeCatalog(store: self, volume: volume, formats: formats)
     }
 
-    /// The ids of every playable track of `volume`, ascending.
-    public func playableTrackIDs(of volume: VolumeRef) throws(LibraryError) -> [TrackID] {
-        try guarded { database throws(LibraryError) in try database.playableTrackIDs(of: volume) }
+    /// The ids of every playable track of `volume` (of `formats`, when given), ascending.
+    public func playableTrackIDs(of volume: VolumeRef, formats: Set<String>? = nil) throws(LibraryError) -> [TrackID] {
+        try guarded { database throws(LibraryError) in try database.playableTrackIDs(of: volume, formats: formats) }
     }
 
     /// One playable track of `volume`, or nil.
@@ -227,13 +227,21 @@ public struct VolumeCatalog: TrackCatalog {
     public let store: LibraryStore
     /// The volume.
     public let volume: VolumeRef
+    /// The formats (`StreamInfo.codec`) the player decodes; nil for all. Tracks of other formats are
+    /// left out, so the player never hands a file to a decoder not made for it (libmpg123 finds stray
+    /// frame syncs in AAC and plays them as noise).
+    public var formats: Set<String>?
 
     /// The ids of every playable track of the volume, ascending.
-    public func playableTrackIDs() async throws -> [TrackID] { try await store.playableTrackIDs(of: volume) }
+    public func playableTrackIDs() async throws -> [TrackID] {
+        try await store.playableTrackIDs(of: volume, formats: formats)
+    }
 
     /// One playable track of the volume, or nil.
     public func track(_ id: TrackID) async throws -> CatalogTrack? {
-        try await store.playableTrack(id, of: volume)
+        guard let track = try await store.playableTrack(id, of: volume) else { return nil }
+        if let formats, !formats.contains(track.stream.codec) { return nil }
+        return track
     }
 
     /// The volume's root where it was last seen.

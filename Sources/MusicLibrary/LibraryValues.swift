@@ -44,10 +44,13 @@ public struct LibraryEntry: Equatable, Sendable {
     public var tags: TagInfo
     /// The duration in milliseconds, when playable.
     public var durationMs: Int64?
+    /// The stream's format, rate, channels, bit depth and length, when playable.
+    public var stream: StreamInfo?
 
     /// Creates an entry.
     public init(
-        id: TrackID, path: PathBytes, status: FileStatus, reason: String?, tags: TagInfo, durationMs: Int64?
+        id: TrackID, path: PathBytes, status: FileStatus, reason: String?, tags: TagInfo, durationMs: Int64?,
+        stream: StreamInfo? = nil
     ) {
         self.id = id
         self.path = path
@@ -55,6 +58,7 @@ public struct LibraryEntry: Equatable, Sendable {
         self.reason = reason
         self.tags = tags
         self.durationMs = durationMs
+        self.stream = stream
     }
 }
 

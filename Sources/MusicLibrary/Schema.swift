@@ -7,7 +7,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -60,6 +60,18 @@ enum Schema {
         );
         """
 
+    /// Version 2: every format, not only MP3. `codec` is the format (`mp3`, `flac`, `vorbis`, `opus`, `aac`,
+    /// `alac`, `wav`, `aiff`); tracks gain the bit depth of lossless streams, the ReplayGain album peak and
+    /// Opus's header gain. Files that version 1 found unplayable or not audio (a FLAC, an M4A) are read again
+    /// on the next index run (their stored time is made impossible, so the run sees them as changed; their
+    /// ids are kept). Playable MP3s stay as they are: nothing they hold is read differently.
+    static let version2 = """
+        ALTER TABLE tracks ADD COLUMN bits_per_sample INTEGER;
+        ALTER TABLE tracks ADD COLUMN rg_album_peak REAL;
+        ALTER TABLE tracks ADD COLUMN header_gain REAL;
+        UPDATE files SET mtime_ns = -1 WHERE status IN ('unplayable', 'ignored');
+        """
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds two or three. The whole library database of a
@@ -98,6 +110,12 @@ enum Schema {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(version1)
                 try connection.execute("PRAGMA user_version = 1")
+            }
+        }
+        if version < 2 {
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.execute(version2)
+                try connection.execute("PRAGMA user_version = 2")
             }
         }
     }

@@ -53,12 +53,14 @@ public struct SongInfo: Equatable, Sendable {
     public var disc: Int?
     /// Year (MPD's `Date`).
     public var year: Int?
+    /// The stream's shape as MPD's `Format` gives it: `rate:bits:channels` (`44100:16:2`, `48000:f:2`).
+    public var format: String?
 
     /// Creates a song.
     public init(
         id: Int64, path: String, title: String? = nil, artist: String? = nil, album: String? = nil,
         durationMs: Int64 = 0, albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
-        disc: Int? = nil, year: Int? = nil
+        disc: Int? = nil, year: Int? = nil, format: String? = nil
     ) {
         self.id = id
         self.path = path
@@ -71,6 +73,7 @@ public struct SongInfo: Equatable, Sendable {
         self.track = track
         self.disc = disc
         self.year = year
+        self.format = format
     }
 
     /// The value of an MPD tag (`Artist`, `Album`, `AlbumArtist`, `Title`, `Track`, `Disc`, `Genre`, `Date`).

@@ -100,6 +100,12 @@ public struct StreamInfo: Equatable, Hashable, Sendable {
     public var frames: Int64
     /// Duration in milliseconds (`frames * 1000 / sampleRate`, rounded down).
     public var durationMs: Int64 { sampleRate > 0 ? frames * 1000 / Int64(sampleRate) : 0 }
+    /// The shape as MPD's `Format` says it: `rate:bits:channels`, bits `f` (float) for the lossy formats
+    /// other than MP3, which libmpg123 decodes to 16 bits.
+    public var mpdFormat: String {
+        let bits = bitsPerSample.map(String.init) ?? (codec == "mp3" ? "16" : "f")
+        return "\(sampleRate):\(bits):\(channels)"
+    }
     /// Whether `frames` is estimated from the start of a stream too long to walk in full at probe time.
     public var isEstimate: Bool
 

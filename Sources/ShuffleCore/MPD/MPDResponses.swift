@@ -68,6 +68,7 @@ extension MPDCommands {
         }
         append("Time", String((song.durationMs + 500) / 1000), to: &out)
         append("duration", seconds(song.durationMs), to: &out)
+        if let format = song.format { append("Format", format, to: &out) }
         if let position { append("Pos", String(position), to: &out) }
         append("Id", String(song.id), to: &out)
     }

@@ -239,6 +239,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         SongInfo(
             id: entry.id.rawValue, path: entry.path.display, title: entry.tags.title, artist: entry.tags.artist,
             album: entry.tags.album, durationMs: entry.durationMs ?? 0, albumArtist: entry.tags.albumArtist,
-            genre: entry.tags.genre, track: entry.tags.track, disc: entry.tags.disc, year: entry.tags.year)
+            genre: entry.tags.genre, track: entry.tags.track, disc: entry.tags.disc, year: entry.tags.year,
+            format: entry.stream?.mpdFormat)
     }
 }

@@ -84,7 +84,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let live = self.live
         live.withLock { $0 = mine }
         let engine = PlaybackEngine(
-            catalog: store.catalog(for: reference), configuration: configuration, log: log,
+            catalog: store.catalog(for: reference, formats: PlayerFormats.decoded), configuration: configuration, log: log,
             notify: { notice in
                 guard live.withLock({ $0 }) == mine else { return }
                 switch notice {
@@ -244,7 +244,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 id: track.id.rawValue, path: track.relativePath.display, title: track.tags.title,
                 artist: track.tags.artist, album: track.tags.album, durationMs: track.stream.durationMs,
                 albumArtist: track.tags.albumArtist, genre: track.tags.genre, track: track.tags.track,
-                disc: track.tags.disc, year: track.tags.year),
+                disc: track.tags.disc, year: track.tags.year, format: track.stream.mpdFormat),
             positionMs: position, queuePosition: place, queueLength: state.order.count,
             sampleRate: track.stream.sampleRate, channels: track.stream.channels, playerPaused: state.paused,
             outputPaused: output)

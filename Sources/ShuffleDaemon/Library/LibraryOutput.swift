@@ -24,6 +24,10 @@ enum LibraryOutput {
                 ("year", JSONText.int(tags.year)),
                 ("genre", JSONText.string(tags.genre)),
                 ("durationMs", JSONText.int(entry.durationMs)),
+                ("format", JSONText.string(entry.stream?.codec)),
+                ("sampleRate", JSONText.int(entry.stream?.sampleRate)),
+                ("channels", JSONText.int(entry.stream?.channels)),
+                ("bitsPerSample", JSONText.int(entry.stream?.bitsPerSample)),
             ]))
     }
 
