@@ -41,6 +41,9 @@ enum MP4Probe {
             return .unplayable(
                 reason: "audio is cut short: MP4 media data holds \(source.count - mdat.payload) of \(mdat.end - mdat.payload) bytes")
         }
+        guard top.contains(where: { $0.type == "mdat" || $0.type == "moof" }) else {
+            return .unplayable(reason: "MP4 file holds no media data (mdat)")
+        }
         let children = moov.children(in: source)
         let movieTimescale = children.first { $0.type == "mvhd" }.flatMap { timescaleAndDuration($0, source)?.0 } ?? 0
         var sound: Track?

@@ -98,7 +98,8 @@ enum OggProbe {
             channels = Int(ident[ident.startIndex + 9])
             preSkip = UInt64(skip)
             rate = 48_000
-            headerGain = Double(Int16(truncatingIfNeeded: gain)) / 256
+            // 0 (nearly every file) is no gain at all.
+            headerGain = gain == 0 ? nil : Double(Int16(truncatingIfNeeded: gain)) / 256
             if comments.matches("OpusTags", at: 0) { tags = VorbisComment.read(comments.dropFirst(8)) }
         } else {
             guard ident.count >= 30, let sampleRate = ident.u32le(12) else {

@@ -22,6 +22,11 @@ public enum ExternalTool {
     public static var python3: String? { find("python3") }
     /// `aplay` from alsa-utils.
     public static var aplay: String? { find("aplay") }
+    /// Whether the encoders and reference decoders `make-testlib --formats all` runs are all here: `flac`,
+    /// `oggenc`/`oggdec` (vorbis-tools), `opusenc`/`opusdec` (opus-tools) and `ffmpeg`.
+    public static var allFormatTools: Bool {
+        ["flac", "oggenc", "oggdec", "opusenc", "opusdec", "ffmpeg"].allSatisfy { find($0) != nil }
+    }
 
     /// Decodes the file at `path` (bytes, so names that are not UTF-8 work too) with `mpg123 -s` reading
     /// standard input (gapless on, as for a named file) and returns the PCM frames per channel it produced.

@@ -59,6 +59,22 @@ public struct ManifestRow: Equatable, Sendable {
     public var genre: String?
     /// Expected ReplayGain track gain in dB.
     public var rgTrackGain: Double?
+    /// Bits per sample of a lossless track (`--formats all`).
+    public var bits: Int?
+    /// Frames the format's reference command-line decoder writes (`--formats all`).
+    public var decoded: Int64?
+    /// Expected ReplayGain album gain in dB.
+    public var rgAlbumGain: Double?
+    /// Expected ReplayGain track peak.
+    public var rgTrackPeak: Double?
+    /// Expected ReplayGain album peak.
+    public var rgAlbumPeak: Double?
+    /// Expected Opus header output gain in dB.
+    public var headerGain: Double?
+    /// A second artist value: searchable, not shown.
+    public var artist2: String?
+    /// A substring of the reason a broken file is unplayable for (`--formats all`).
+    public var reason: String?
     /// The raw note column (comma-separated details such as `utf16,nfd-name`).
     public var note: String?
 
@@ -70,13 +86,15 @@ public struct ManifestRow: Equatable, Sendable {
         TagInfo(
             title: title, artist: artist, album: album, albumArtist: albumArtist, track: track,
             trackTotal: trackTotal, disc: disc, discTotal: discTotal, year: year, genre: genre,
-            replayGainTrack: rgTrackGain)
+            replayGainTrack: rgTrackGain, replayGainAlbum: rgAlbumGain, replayGainTrackPeak: rgTrackPeak,
+            replayGainAlbumPeak: rgAlbumPeak, headerGain: headerGain,
+            moreValues: MoreTagValues(artists: artist2.map { [$0] } ?? []))
     }
 
     /// The stream shape as `StreamInfo`, when the file is playable audio.
     public var stream: StreamInfo? {
         guard let samples, let rate, let channels else { return nil }
-        return StreamInfo(codec: codec ?? "mp3", sampleRate: rate, channels: channels, frames: samples)
+        return StreamInfo(codec: codec ?? "mp3", sampleRate: rate, channels: channels, frames: samples, bitsPerSample: bits)
     }
 
     /// Creates a row.
@@ -136,13 +154,23 @@ public struct ManifestRow: Equatable, Sendable {
         discTotal = try number("disctotal")
         year = try number("year")
         genre = try text("genre")
-        if let gain = try text("rg_track_gain") {
+        func gain(_ name: String) throws -> Double? {
+            guard let gain = try text(name) else { return nil }
             let value = gain.hasSuffix("dB") ? String(gain.dropLast(2)).trimmingSpaces : gain
             guard let parsed = Double(value.hasPrefix("+") ? String(value.dropFirst()) : value) else {
-                throw ManifestError(line: line, message: "column rg_track_gain: \"\(gain)\" is not a gain")
+                throw ManifestError(line: line, message: "column \(name): \"\(gain)\" is not a gain")
             }
-            rgTrackGain = parsed
+            return parsed
         }
+        rgTrackGain = try gain("rg_track_gain")
+        rgAlbumGain = try gain("rg_album_gain")
+        rgTrackPeak = try gain("rg_track_peak")
+        rgAlbumPeak = try gain("rg_album_peak")
+        headerGain = try gain("header_gain")
+        bits = try number("bits")
+        decoded = try number("decoded")
+        artist2 = try text("artist2")
+        reason = try text("reason")
         note = try text("note")
     }
 }

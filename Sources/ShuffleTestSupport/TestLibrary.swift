@@ -10,6 +10,9 @@ public enum TestLibrary {
         case same
         /// 44.1k/48k/32k stereo, 22.05k and 44.1k mono, CBR and VBR, one clip without an Info header.
         case mixed
+        /// Half the tracks `mixed` MP3, the rest FLAC, Ogg Vorbis, Opus, AAC and ALAC in MP4, WAV and AIFF,
+        /// with broken files of every format and fake WMA, APE, Musepack, DSD and WavPack files.
+        case all
     }
 
     /// `tools/make-testlib` in this checkout.

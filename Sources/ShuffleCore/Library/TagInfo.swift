@@ -30,7 +30,7 @@ public struct TagInfo: Equatable, Hashable, Sendable {
     public var replayGainAlbumPeak: Double?
     /// The gain in dB an Opus file's header (`OpusHead` output gain) asks the decoder to apply; opusfile
     /// applies it while decoding, so the ReplayGain values above are relative to the decoded signal. nil for
-    /// other formats.
+    /// other formats and for a gain of 0.
     public var headerGain: Double?
     /// The values of multi-valued fields after the first (a second `ARTIST=` comment, an ID3v2.4 list): the
     /// first value is the one shown; every value is searchable.
