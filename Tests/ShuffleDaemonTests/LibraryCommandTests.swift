@@ -76,6 +76,14 @@ import Testing
             }
             let samples = try #require(row.samples, "samples of \(row.path.display)")
             let rate = try #require(row.rate)
+            #expect(object["format"] as? String == row.codec, "format of \(row.path.display)", sourceLocation: sourceLocation)
+            #expect(object["sampleRate"] as? Int == rate, "rate of \(row.path.display)", sourceLocation: sourceLocation)
+            #expect(
+                object["channels"] as? Int == row.channels, "channels of \(row.path.display)",
+                sourceLocation: sourceLocation)
+            #expect(
+                object["bitsPerSample"] as? Int == row.bits, "bits of \(row.path.display)",
+                sourceLocation: sourceLocation)
             #expect(
                 object["durationMs"] as? Int64 == samples * 1000 / Int64(rate), "durationMs of \(row.path.display)",
                 sourceLocation: sourceLocation)
@@ -84,7 +92,7 @@ import Testing
 
     static let keys: Set<String> = [
         "path", "status", "reason", "title", "artist", "album", "albumArtist", "track", "trackTotal", "disc",
-        "discTotal", "year", "genre", "durationMs",
+        "discTotal", "year", "genre", "durationMs", "format", "sampleRate", "channels", "bitsPerSample",
     ]
 
     func index(_ root: URL) throws -> Run.Result {
@@ -114,6 +122,26 @@ import Testing
         let third = try index(root)
         #expect(third.stderr.contains("(0 added, 0 changed, 0 moved, 0 removed)"), "\(third.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
+    @Test(.enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
+    func everyFormatIsListedWithItsShapeAndEveryArtistValueIsSearchable() throws {
+        let root = scratch.appending("all-formats")
+        let manifest = try TestLibrary.generate(at: root, tracks: 120, seed: 9, formats: .all)
+        _ = try index(root)
+        try expectListing(matches: manifest)
+        let listed = try listing()
+        let formats = Set(listed.values.compactMap { $0["format"] as? String })
+        #expect(formats == ["mp3", "flac", "vorbis", "opus", "aac", "alac", "wav", "aiff"])
+        // A second ARTIST value is not shown but is found.
+        let row = try #require(manifest.playable.first { $0.artist2 != nil }, "a track with two artists")
+        let second = try #require(row.artist2)
+        #expect(listed[row.path.display]?["artist"] as? String == row.artist)
+        let result = try Run.shufflebox(["search", second, "--db", db, "--json", "--limit", "500"])
+        let paths = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String
+        }
+        #expect(paths.contains(row.path.display), "search \(second) found \(paths)")
     }
 
     @Test(.enabled(if: PackagePaths.shared != nil && TestLibrary.isAvailable, "needs ../shared (the yardstick)"))
