@@ -144,6 +144,40 @@ import Testing
         #expect(paths.contains(row.path.display), "search \(second) found \(paths)")
     }
 
+    @Test(.enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
+    func aVersion1DatabaseIsMigratedAndReadsTheFilesItCouldNotPlayAgain() throws {
+        let root = scratch.appending("migrate")
+        let manifest = try TestLibrary.generate(at: root, tracks: 40, seed: 4, formats: .all, extras: false)
+        _ = try index(root)
+        let before = try listing()
+        // Make the database what version 1 left: no new columns, and every file that is not MP3 was then
+        // "not audio" (ignored) or unplayable, with no track row.
+        let sql = """
+            DELETE FROM tracks WHERE codec != 'mp3';
+            UPDATE files SET status = 'ignored' WHERE id NOT IN (SELECT id FROM tracks) AND status = 'ok';
+            ALTER TABLE tracks DROP COLUMN bits_per_sample;
+            ALTER TABLE tracks DROP COLUMN rg_album_peak;
+            ALTER TABLE tracks DROP COLUMN header_gain;
+            PRAGMA user_version = 1;
+            """
+        let downgrade = try Run.program("/usr/bin/sqlite3", [db, sql])
+        #expect(downgrade.status == 0, "\(downgrade.stderr)")
+        let ids = try Run.program("/usr/bin/sqlite3", [db, "SELECT group_concat(id) FROM files ORDER BY id"]).stdout
+        #expect(try listing().values.filter { $0["status"] as? String == "ok" }.count < manifest.playable.count)
+        let again = try index(root)
+        #expect(again.stderr.contains("\(manifest.playable.count) tracks"), "\(again.stderr)")
+        let version = try Run.program("/usr/bin/sqlite3", [db, "PRAGMA user_version"]).stdout
+        #expect(version.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        #expect(try Run.program("/usr/bin/sqlite3", [db, "SELECT group_concat(id) FROM files ORDER BY id"]).stdout == ids)
+        let after = try listing()
+        #expect(after.count == before.count)
+        for (path, object) in before {
+            #expect(after[path]?["format"] as? String == object["format"] as? String, "\(path)")
+            #expect(after[path]?["bitsPerSample"] as? Int == object["bitsPerSample"] as? Int, "\(path)")
+        }
+        try expectListing(matches: manifest)
+    }
+
     @Test(.enabled(if: PackagePaths.shared != nil && TestLibrary.isAvailable, "needs ../shared (the yardstick)"))
     func yardstickLibraryIsListedExactly() throws {
         let root = scratch.appending("yardstick")
