@@ -2,7 +2,8 @@
 // A plain `swift build` builds this as an inert executable.
 //
 // Three targets share the executable, chosen by `SHUFFLEBOX_FUZZ` (scripts/fuzz runs them all):
-//   probe (default)  the bytes are an MP3 file from a USB stick: MediaProbe
+//   probe (default)  the bytes are a file from a USB stick, of any format (found by content): MediaProbe's
+//                    FLAC, Ogg, MP4, ADTS, WAV, AIFF, MP3, ID3, APE and Vorbis-comment readers
 //   sparse           the bytes describe a sparse file far larger than the input (a hole of up to 4 GiB
 //                    between a head and a tail), probed from disk: lengths and offsets the file claims may
 //                    point far past the bytes given, and scripts/fuzz caps memory, so a reader that
