@@ -23,6 +23,10 @@ struct MP4Tags {
 
     /// Bytes of one item's value read at most.
     static let maxValue = 64 * 1024
+    /// Bytes of item values read in all (a hostile file can hold thousands of items).
+    static let maxTotal = 1024 * 1024
+    /// Bytes still to be read.
+    private var budget = maxTotal
 
     /// Reads the tags of the `moov` box.
     static func read(_ moov: MP4Box, _ source: ByteSource) -> MP4Tags {
@@ -41,8 +45,11 @@ struct MP4Tags {
     private mutating func apply(_ item: MP4Box, _ source: ByteSource) {
         if item.type == "covr" { return }
         let parts = item.children(in: source)
+        guard budget > 0 else { return }
         let values = parts.filter { $0.type == "data" }.compactMap { box -> (Int, ArraySlice<UInt8>)? in
-            let bytes = box.bytes(in: source, limit: Self.maxValue)
+            guard budget > 0 else { return nil }
+            let bytes = box.bytes(in: source, limit: min(Self.maxValue, budget))
+            budget -= bytes.count + 8
             guard let kind = bytes.u32be(0), bytes.count >= 8 else { return nil }
             return (kind & 0xFF_FFFF, bytes.dropFirst(8))
         }

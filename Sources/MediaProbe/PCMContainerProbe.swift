@@ -9,6 +9,8 @@ enum PCMContainerProbe {
     static let maxChunks = 1024
     /// Bytes of one text chunk read at most.
     static let maxText = 64 * 1024
+    /// Bytes of text chunks read in all (a hostile file can hold a thousand of them).
+    static let maxTextTotal = 256 * 1024
 
     /// One chunk: its id, where its data starts, and its declared size.
     struct Chunk {
@@ -59,10 +61,14 @@ enum PCMContainerProbe {
             return .unplayable(reason: "audio is cut short: WAV data holds \(available) of \(data.size) bytes")
         }
         var tags = RawTags()
+        var budget = maxTextTotal
+        var id3Read = false
         for chunk in list {
             switch chunk.id {
-            case "LIST": readInfo(source, chunk, into: &tags)
-            case "id3 ", "ID3 ": tags = readID3(source, chunk).filling(tags)
+            case "LIST": readInfo(source, chunk, into: &tags, budget: &budget)
+            case "id3 " where !id3Read, "ID3 " where !id3Read:
+                tags = readID3(source, chunk).filling(tags)
+                id3Read = true
             default: break
             }
         }
@@ -75,7 +81,7 @@ enum PCMContainerProbe {
 
     /// A `LIST` chunk of type `INFO`: `INAM` title, `IART` artist, `IPRD` album, `ICRD` date, `IGNR` genre,
     /// `ITRK`/`IPRT` track.
-    private static func readInfo(_ source: ByteSource, _ chunk: Chunk, into tags: inout RawTags) {
+    private static func readInfo(_ source: ByteSource, _ chunk: Chunk, into tags: inout RawTags, budget: inout Int) {
         guard source.bytes(at: chunk.data, count: 4)[...].matches("INFO", at: 0) else { return }
         for item in chunks(source, from: chunk.data + 4, to: chunk.data + chunk.size, bigEndian: false) {
             let field: RawTags.Field
@@ -88,7 +94,8 @@ enum PCMContainerProbe {
             case "ITRK", "IPRT": field = .track
             default: continue
             }
-            guard item.size <= maxText else { continue }
+            guard item.size <= min(maxText, budget) else { continue }
+            budget -= item.size
             let bytes = source.bytes(at: item.data, count: item.size)
             let text = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
             tags.offer(field, TagText.utf8(text))
@@ -132,11 +139,16 @@ enum PCMContainerProbe {
             return .unplayable(reason: "audio is cut short: AIFF sound data holds \(available) of \(needed) bytes")
         }
         var tags = RawTags()
+        var budget = maxTextTotal
+        var id3Read = false
         for chunk in list {
             switch chunk.id {
-            case "ID3 ", "id3 ": tags = readID3(source, chunk).filling(tags)
+            case "ID3 " where !id3Read, "id3 " where !id3Read:
+                tags = readID3(source, chunk).filling(tags)
+                id3Read = true
             case "NAME", "AUTH":
-                guard chunk.size <= maxText else { continue }
+                guard chunk.size <= min(maxText, budget) else { continue }
+                budget -= chunk.size
                 tags.offer(chunk.id == "NAME" ? .title : .artist, TagText.utf8(source.bytes(at: chunk.data, count: chunk.size)))
             default: break
             }
