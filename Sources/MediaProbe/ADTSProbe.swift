@@ -63,7 +63,8 @@ enum ADTSProbe {
                 isEstimate = true
                 break
             }
-            guard let header = Header(source.bytes(at: position, count: 7)[...]), header.isCompatible(with: first) else {
+            guard let header = Header(source.bytes(at: position, count: 7)[...]), header.isCompatible(with: first)
+            else {
                 break
             }
             if position + header.length > end {

@@ -29,11 +29,14 @@ extension Collection where Element == UInt8, Index == Int {
     func u32le(_ offset: Int) -> Int? { littleEndian(at: offset, width: 4).map { Int($0) } }
 
     /// Whether the bytes at `offset` spell `ascii`.
+    /// Allocates nothing: the Ogg tail scan asks this at every byte of its window.
     func matches(_ ascii: String, at offset: Int) -> Bool {
-        let wanted = Array(ascii.utf8)
-        guard offset >= 0, offset <= count - wanted.count else { return false }
-        let base = startIndex + offset
-        for (index, byte) in wanted.enumerated() where self[base + index] != byte { return false }
+        guard offset >= 0, offset < count else { return false }
+        var index = startIndex + offset
+        for byte in ascii.utf8 {
+            guard index < endIndex, self[index] == byte else { return false }
+            index += 1
+        }
         return true
     }
 

@@ -65,9 +65,13 @@ enum FLACProbe {
             let total = info.total > 0 ? " of \(info.total)" : ""
             return .unplayable(reason: "audio is cut short: the last frame is incomplete (\(samples)\(total) samples)")
         case .unknown:
-            if info.total == 0 { return .unplayable(reason: "FLAC stream of unknown length: no frame found at its end") }
+            if info.total == 0 {
+                return .unplayable(reason: "FLAC stream of unknown length: no frame found at its end")
+            }
         }
-        guard let count = Int64(file: frames), count > 0 else { return .unplayable(reason: "FLAC stream holds no samples") }
+        guard let count = Int64(file: frames), count > 0 else {
+            return .unplayable(reason: "FLAC stream holds no samples")
+        }
         return .audio(
             tags.tagInfo(resolveGenre: false),
             StreamInfo(
@@ -75,8 +79,9 @@ enum FLACProbe {
     }
 
     /// Rate, channels, bits per sample, total samples and maximum block size from STREAMINFO's 34 bytes.
-    static func streamInfo(_ b: ArraySlice<UInt8>) -> (rate: Int, channels: Int, bits: Int, total: UInt64, maxBlock: Int)
-    {
+    static func streamInfo(_ b: ArraySlice<UInt8>) -> (
+        rate: Int, channels: Int, bits: Int, total: UInt64, maxBlock: Int
+    ) {
         let i = b.startIndex
         let maxBlock = Int(b[i + 2]) << 8 | Int(b[i + 3])
         let rate = Int(b[i + 10]) << 12 | Int(b[i + 11]) << 4 | Int(b[i + 12] >> 4)
@@ -111,7 +116,8 @@ enum FLACProbe {
             var cut: UInt64?
             var tried = 0
             while index >= 0, tried < 4 {
-                if bytes[index] == 0xFF, bytes[index + 1] & 0xFE == 0xF8, let header = FLACFrameHeader(bytes, at: index),
+                if bytes[index] == 0xFF, bytes[index + 1] & 0xFE == 0xF8,
+                    let header = FLACFrameHeader(bytes, at: index),
                     let first = header.firstSample(fixedBlockSize: fixedBlockSize)
                 {
                     tried += 1

@@ -32,14 +32,19 @@ enum MP4Probe {
         let top = MP4Box.children(of: source, in: 0..<source.count)
         guard let moov = top.first(where: { $0.type == "moov" }) else {
             if let mdat = top.first(where: { $0.type == "mdat" }), mdat.end > source.count {
-                return .unplayable(reason: "audio is cut short: MP4 media data holds \(source.count - mdat.payload) of \(mdat.end - mdat.payload) bytes")
+                return .unplayable(
+                    reason:
+                        "audio is cut short: MP4 media data holds \(source.count - mdat.payload) of \(mdat.end - mdat.payload) bytes"
+                )
             }
             return .unplayable(reason: "MP4 file without a movie header (moov): cut short or not audio")
         }
         if moov.end > source.count { return .unplayable(reason: "MP4 movie header (moov) is cut short") }
         if let mdat = top.first(where: { $0.type == "mdat" }), mdat.end > source.count {
             return .unplayable(
-                reason: "audio is cut short: MP4 media data holds \(source.count - mdat.payload) of \(mdat.end - mdat.payload) bytes")
+                reason:
+                    "audio is cut short: MP4 media data holds \(source.count - mdat.payload) of \(mdat.end - mdat.payload) bytes"
+            )
         }
         guard top.contains(where: { $0.type == "mdat" || $0.type == "moof" }) else {
             return .unplayable(reason: "MP4 file holds no media data (mdat)")
@@ -156,7 +161,8 @@ enum MP4Probe {
                 }
             }
         default:
-            track.unsupported = "MP4 audio of type \(entry.type.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 } ? entry.type : "?")"
+            track.unsupported =
+                "MP4 audio of type \(entry.type.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 } ? entry.type : "?")"
         }
         if track.outputRate == 0 { track.outputRate = track.rate }
         if track.rate == 0 { track.rate = track.timescale }

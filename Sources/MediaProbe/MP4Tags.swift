@@ -1,3 +1,5 @@
+import ShuffleCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ShuffleCore
 
 /// The iTunes-style tags of an MP4 file: `moov/udta/meta/ilst` items, each holding `data` boxes.
 ///
@@ -71,7 +72,9 @@ struct MP4Tags {
             guard number > 0 else { return }
             raw.offer(item.type == "trkn" ? .track : .disc, total > 0 ? "\(number)/\(total)" : "\(number)")
         case "----":
-            let name = parts.first { $0.type == "name" }.map { TagText.utf8($0.bytes(in: source, limit: 256).dropFirst(4)) }
+            let name = parts.first { $0.type == "name" }.map {
+                TagText.utf8($0.bytes(in: source, limit: 256).dropFirst(4))
+            }
             guard let name, let text = texts.first else { return }
             freeform(name, text)
         default: return

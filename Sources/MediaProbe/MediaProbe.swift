@@ -136,7 +136,8 @@ public enum MediaProbe {
             guard case .audio(let tags, let stream) = FLACProbe.probe(source, at: audioStart) else {
                 return FLACProbe.probe(source, at: audioStart)
             }
-            return .audio(tags.filling(from: ID3v2Tag.read(source, at: 0, header: first).tagInfo(resolveGenre: true)), stream)
+            return .audio(
+                tags.filling(from: ID3v2Tag.read(source, at: 0, header: first).tagInfo(resolveGenre: true)), stream)
         case .unsupported(let name): return .unplayable(reason: "format not supported: \(name)")
         default: break
         }

@@ -109,7 +109,9 @@ enum OggProbe {
             rate = sampleRate
             if comments.matches("\u{3}vorbis", at: 0) { tags = VorbisComment.read(comments.dropFirst(7)) }
         }
-        guard channels > 0, rate > 0 else { return .unplayable(reason: "\(codec == "opus" ? "Opus" : "Vorbis") header is damaged") }
+        guard channels > 0, rate > 0 else {
+            return .unplayable(reason: "\(codec == "opus" ? "Opus" : "Vorbis") header is damaged")
+        }
         let end = TailTags(source: source, floor: start).audioEnd
         let tail = lastPage(source, serial: first.serial, from: max(start, end - tailWindow), to: end)
         guard let granule = tail.granule else { return .unplayable(reason: "Ogg file is damaged: no last page found") }
@@ -147,7 +149,9 @@ enum OggProbe {
         var lastEnd = -1
         var lastFlags: UInt8 = 0
         while index + 27 <= window.count {
-            guard window.matches("OggS", at: index), let length = completePage(window, at: index) else {
+            guard window[window.startIndex + index] == 0x4F, window.matches("OggS", at: index),
+                let length = completePage(window, at: index)
+            else {
                 index += 1
                 continue
             }

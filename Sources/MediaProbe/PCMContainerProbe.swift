@@ -52,7 +52,9 @@ enum PCMContainerProbe {
         guard code == 1 || code == 3 else {
             return .unplayable(reason: "format not supported: WAV coding 0x\(String(code, radix: 16, uppercase: true))")
         }
-        guard channels > 0, rate > 0, align > 0, bits > 0 else { return .unplayable(reason: "WAV format chunk is damaged") }
+        guard channels > 0, rate > 0, align > 0, bits > 0 else {
+            return .unplayable(reason: "WAV format chunk is damaged")
+        }
         guard let data = list.first(where: { $0.id == "data" }) else {
             return .unplayable(reason: "WAV file without audio data")
         }
@@ -149,7 +151,9 @@ enum PCMContainerProbe {
             case "NAME", "AUTH":
                 guard chunk.size <= min(maxText, budget) else { continue }
                 budget -= chunk.size
-                tags.offer(chunk.id == "NAME" ? .title : .artist, TagText.utf8(source.bytes(at: chunk.data, count: chunk.size)))
+                tags.offer(
+                    chunk.id == "NAME" ? .title : .artist, TagText.utf8(source.bytes(at: chunk.data, count: chunk.size))
+                )
             default: break
             }
         }

@@ -94,7 +94,8 @@ public struct ManifestRow: Equatable, Sendable {
     /// The stream shape as `StreamInfo`, when the file is playable audio.
     public var stream: StreamInfo? {
         guard let samples, let rate, let channels else { return nil }
-        return StreamInfo(codec: codec ?? "mp3", sampleRate: rate, channels: channels, frames: samples, bitsPerSample: bits)
+        return StreamInfo(
+            codec: codec ?? "mp3", sampleRate: rate, channels: channels, frames: samples, bitsPerSample: bits)
     }
 
     /// Creates a row.

@@ -30,7 +30,9 @@ import Testing
     static func ascii(_ text: String) -> [UInt8] { text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }
     /// The parts one after the other (Swift 6.0's type checker gives up on long `+` chains of literals).
     static func join(_ parts: [UInt8]...) -> [UInt8] { parts.flatMap { $0 } }
-    static func box(_ type: String, size: Int, _ payload: [UInt8] = []) -> [UInt8] { join(be32(size), ascii(type), payload) }
+    static func box(_ type: String, size: Int, _ payload: [UInt8] = []) -> [UInt8] {
+        join(be32(size), ascii(type), payload)
+    }
 
     /// FLAC STREAMINFO of 44.1 kHz stereo 16-bit.
     static let streamInfo: [UInt8] = join(
@@ -43,7 +45,10 @@ import Testing
 
     static let cases: [(String, [UInt8], [UInt8])] = [
         // A VORBIS_COMMENT block claiming 16 MiB, its vendor string 2 GiB.
-        ("comment.flac", join(ascii("fLaC"), [0, 0, 0, 34], streamInfo, [0x84, 0xFF, 0xFF, 0xFF], le32(0x7FFF_FFFF)), []),
+        (
+            "comment.flac",
+            join(ascii("fLaC"), [0, 0, 0, 34], streamInfo, [0x84, 0xFF, 0xFF, 0xFF], le32(0x7FFF_FFFF)), []
+        ),
         // Metadata, then a gigabyte hole where the frames should be.
         ("hole.flac", join(ascii("fLaC"), [0x80, 0, 0, 34], streamInfo), []),
         // moov claiming 8 GiB (64-bit size) in a 1 GiB file.
@@ -73,12 +78,18 @@ import Testing
             join(ascii("data"), le32(0x7FFF_FFF0))
         ),
         // SSND claiming 2 GiB of frames the file does not hold.
-        ("ssnd.aiff", join(ascii("FORM"), be32(0x7FFF_FFFF), ascii("AIFFCOMM"), be32(18), aiffCOMM, ascii("SSND"), be32(0x7FFF_FFFF)), []),
+        (
+            "ssnd.aiff",
+            join(
+                ascii("FORM"), be32(0x7FFF_FFFF), ascii("AIFFCOMM"), be32(18), aiffCOMM, ascii("SSND"),
+                be32(0x7FFF_FFFF)), []
+        ),
     ]
 
     /// One Ogg page with a wrong CRC (the head reader does not check it; the tail reader does).
     static func ogg(flags: UInt8, segments: [UInt8], _ body: [UInt8]) -> [UInt8] {
-        join(ascii("OggS"), [0, flags], [UInt8](repeating: 0, count: 8), [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0],
+        join(
+            ascii("OggS"), [0, flags], [UInt8](repeating: 0, count: 8), [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0],
             [UInt8(segments.count)], segments, body)
     }
 

@@ -49,9 +49,11 @@ import Testing
         #expect(tags.title == title)
     }
 
-    @Test(arguments: ["opus-48000-vorbiscomment.opus", "aac-48000-ilst.m4a", "alac-48000-ilst.m4a",
+    @Test(arguments: [
+        "opus-48000-vorbiscomment.opus", "aac-48000-ilst.m4a", "alac-48000-ilst.m4a",
         "wav-22050-riffinfo.wav", "aiff-48000-id3chunk.aiff", "flac-44100-vorbiscomment.flac",
-        "vorbis-44100-vorbiscomment.ogg"])
+        "vorbis-44100-vorbiscomment.ogg",
+    ])
     func theFirstHalfOfAFixtureIsCutShort(_ name: String) throws {
         let outcome = MediaProbe.probe(bytes: try Self.bytes("cut-" + name), fileName: name)
         guard case .unplayable(let reason) = outcome else {

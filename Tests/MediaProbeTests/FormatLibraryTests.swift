@@ -9,7 +9,9 @@ import Testing
 /// ALAC in MP4, WAV, AIFF next to MP3, with broken files of each and fake WMA/APE/Musepack/DSD/WavPack
 /// files), probed and compared with the manifest: the format, exact length, rate, channels, bit depth and
 /// every tag field the generator wrote; broken files unplayable for the reason the manifest names.
-@Suite(.enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
+@Suite(
+    .enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg")
+)
 struct FormatLibraryTests {
     static let formats = ["mp3", "flac", "vorbis", "opus", "aac", "alac", "wav", "aiff"]
 

@@ -68,7 +68,8 @@ struct MutagenAgreementTests {
             ]
             for (key, ours) in gains {
                 guard let value = theirs[key] as? Double else { continue }
-                #expect(ours.map { abs($0 - value) < 0.0001 } == true, "\(key) of \(place): \(String(describing: ours))")
+                #expect(
+                    ours.map { abs($0 - value) < 0.0001 } == true, "\(key) of \(place): \(String(describing: ours))")
                 compared += 1
             }
             if let artists = theirs["artists"] as? [String], artists.count > 1 {

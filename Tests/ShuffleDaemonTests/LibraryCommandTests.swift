@@ -76,7 +76,9 @@ import Testing
             }
             let samples = try #require(row.samples, "samples of \(row.path.display)")
             let rate = try #require(row.rate)
-            #expect(object["format"] as? String == row.codec, "format of \(row.path.display)", sourceLocation: sourceLocation)
+            #expect(
+                object["format"] as? String == row.codec, "format of \(row.path.display)",
+                sourceLocation: sourceLocation)
             #expect(object["sampleRate"] as? Int == rate, "rate of \(row.path.display)", sourceLocation: sourceLocation)
             #expect(
                 object["channels"] as? Int == row.channels, "channels of \(row.path.display)",
@@ -124,7 +126,9 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 
-    @Test(.enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
+    @Test(
+        .enabled(
+            if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
     func everyFormatIsListedWithItsShapeAndEveryArtistValueIsSearchable() throws {
         let root = scratch.appending("all-formats")
         let manifest = try TestLibrary.generate(at: root, tracks: 120, seed: 9, formats: .all)
@@ -144,7 +148,9 @@ import Testing
         #expect(paths.contains(row.path.display), "search \(second) found \(paths)")
     }
 
-    @Test(.enabled(if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
+    @Test(
+        .enabled(
+            if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
     func aVersion1DatabaseIsMigratedAndReadsTheFilesItCouldNotPlayAgain() throws {
         let root = scratch.appending("migrate")
         let manifest = try TestLibrary.generate(at: root, tracks: 40, seed: 4, formats: .all, extras: false)
@@ -168,7 +174,8 @@ import Testing
         #expect(again.stderr.contains("\(manifest.playable.count) tracks"), "\(again.stderr)")
         let version = try Run.program("/usr/bin/sqlite3", [db, "PRAGMA user_version"]).stdout
         #expect(version.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
-        #expect(try Run.program("/usr/bin/sqlite3", [db, "SELECT group_concat(id) FROM files ORDER BY id"]).stdout == ids)
+        #expect(
+            try Run.program("/usr/bin/sqlite3", [db, "SELECT group_concat(id) FROM files ORDER BY id"]).stdout == ids)
         let after = try listing()
         #expect(after.count == before.count)
         for (path, object) in before {
