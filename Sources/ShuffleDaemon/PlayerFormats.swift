@@ -3,7 +3,7 @@
 /// The index lists every format (`MediaProbe`), but the audio path still decodes MP3 only (libmpg123):
 /// handed an AAC file, libmpg123 finds stray frame syncs in it and plays them as noise. Until the audio
 /// path has a decoder for each format, the player sees only MP3 tracks; `nil` (every format) once it does.
-enum PlayerFormats {
+public enum PlayerFormats {
     /// The formats (`StreamInfo.codec`) handed to the player; nil for every format.
-    static let decoded: Set<String>? = ["mp3"]
+    public static let decoded: Set<String>? = ["mp3"]
 }
