@@ -11,8 +11,19 @@ import Testing
 struct ManifestLibraryTests {
     @Test(arguments: [(300, 3), (300, 11)])
     func everyFileOfAGeneratedLibraryProbesAsItsManifestSays(tracks: Int, seed: Int) throws {
-        let library = try GeneratedLibrary(tracks: tracks, seed: seed)
+        try expectManifest(tracks: tracks, seed: seed)
+    }
+
+    /// The yardstick writes FLAC files of its own (STREAMINFO, Vorbis comments, padding) with `--flac-share`.
+    @Test func everyFileOfAYardstickLibraryWithFLACProbesAsItsManifestSays() throws {
+        try expectManifest(tracks: 200, seed: 6, extra: ["--flac-share", "0.4"], formats: ["mp3", "flac"])
+    }
+
+    func expectManifest(tracks: Int, seed: Int, extra: [String] = [], formats: Set<String> = ["mp3"]) throws {
+        let library = try GeneratedLibrary(tracks: tracks, seed: seed, extra: extra)
         defer { library.remove() }
+        let codecs = Set(library.rows.filter { $0["kind"] == "track" }.map { $0["codec"] })
+        #expect(codecs == formats)
         #expect(library.rows.count > tracks)
         var checked = 0
         for row in library.rows {
