@@ -17,7 +17,7 @@ struct FormatLibraryTests {
 
     @Test func everyFileOfAnAllFormatsLibraryProbesAsItsManifestSays() throws {
         let folder = try TemporaryDirectory(prefix: "all-formats")
-        let manifest = try TestLibrary.generate(at: folder.url, tracks: 200, seed: 5, formats: .all)
+        let manifest = try TestLibrary.generate(at: folder.url, tracks: 200, seed: 5, formats: .all, seconds: 0.4)
         let root = PathBytes(folder.path)
         var perFormat: [String: Int] = [:]
         var brokenPerFormat: [String: Int] = [:]
@@ -88,7 +88,8 @@ struct FormatLibraryTests {
 
     @Test func theContentDecidesTheFormatNotTheName() throws {
         let folder = try TemporaryDirectory(prefix: "content-not-name")
-        let manifest = try TestLibrary.generate(at: folder.url, tracks: 60, seed: 8, formats: .all, extras: false)
+        let manifest = try TestLibrary.generate(
+            at: folder.url, tracks: 60, seed: 8, formats: .all, extras: false, seconds: 0.4)
         let root = PathBytes(folder.path)
         for format in Self.formats.dropFirst() {
             let row = try #require(manifest.playable.first { $0.codec == format }, "a \(format) track")

@@ -16,7 +16,7 @@ struct MutagenAgreementTests {
 
     @Test func everyTagFieldMutagenReadsIsWhatTheProbeReads() throws {
         let folder = try TemporaryDirectory(prefix: "mutagen")
-        let manifest = try TestLibrary.generate(at: folder.url, tracks: 160, seed: 11, formats: .all)
+        let manifest = try TestLibrary.generate(at: folder.url, tracks: 160, seed: 11, formats: .all, seconds: 0.4)
         let rows = manifest.rows.filter { $0.kind == .track }
         let input = rows.map { ManifestEscapes.encode($0.path) }.joined(separator: "\n")
         let result = try Run.program(Self.python, [Self.script, folder.path], stdin: Data(input.utf8))

@@ -131,7 +131,7 @@ import Testing
             if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
     func everyFormatIsListedWithItsShapeAndEveryArtistValueIsSearchable() throws {
         let root = scratch.appending("all-formats")
-        let manifest = try TestLibrary.generate(at: root, tracks: 120, seed: 9, formats: .all)
+        let manifest = try TestLibrary.generate(at: root, tracks: 120, seed: 9, formats: .all, seconds: 0.4)
         _ = try index(root)
         try expectListing(matches: manifest)
         let listed = try listing()
@@ -153,7 +153,8 @@ import Testing
             if: TestLibrary.isAvailable && ExternalTool.allFormatTools, "needs flac, vorbis-tools, opus-tools, ffmpeg"))
     func aVersion1DatabaseIsMigratedAndReadsTheFilesItCouldNotPlayAgain() throws {
         let root = scratch.appending("migrate")
-        let manifest = try TestLibrary.generate(at: root, tracks: 40, seed: 4, formats: .all, extras: false)
+        let manifest = try TestLibrary.generate(
+            at: root, tracks: 40, seed: 4, formats: .all, extras: false, seconds: 0.4)
         _ = try index(root)
         let before = try listing()
         // Make the database what version 1 left: no new columns, and every file that is not MP3 was then
