@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "MediaProbeTests", dependencies: ["MediaProbe", "LibMPG123", "ShuffleTestSupport"], exclude: ["Fixtures"],
+            name: "MediaProbeTests", dependencies: ["MediaProbe", "LibMPG123", "ShuffleTestSupport"], exclude: ["Fixtures", "Tools"],
             swiftSettings: strict),
         .testTarget(
             name: "MusicLibraryTests",

@@ -84,7 +84,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let live = self.live
         live.withLock { $0 = mine }
         let engine = PlaybackEngine(
-            catalog: store.catalog(for: reference, formats: PlayerFormats.decoded), configuration: configuration,
+            catalog: store.catalog(for: reference), configuration: configuration,
             log: log,
             notify: { notice in
                 guard live.withLock({ $0 }) == mine else { return }

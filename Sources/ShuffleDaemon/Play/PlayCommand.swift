@@ -85,7 +85,7 @@ enum PlayCommand {
         }
         Terminal.error(IndexCommand.summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
         guard let volume = try await store.volume(key: key) else { throw LibraryError.noLibrary(path: path) }
-        return store.catalog(for: volume, formats: PlayerFormats.decoded)
+        return store.catalog(for: volume)
     }
 
     /// The log level from `SHUFFLEBOX_LOG` (default: warnings and errors only).
