@@ -28,6 +28,8 @@ public struct PlaybackConfiguration: Sendable {
     /// The sample formats the device may be set up for (empty: whichever it takes, the file's own depth
     /// first). `[.s16]` makes every track 16-bit, deeper files rounded.
     public var sampleFormats: [OutputSampleFormat] = []
+    /// The shuffle mode and gaps (default: balanced).
+    public var shuffle: ShuffleSettings = .standard
 
     /// Creates a configuration.
     public init(

@@ -122,13 +122,17 @@ public actor PlaybackEngine {
         presence = LibraryPresence(root: try await catalog.libraryRoot())
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
         let stored = try await catalog.loadPlaybackState()
+        let shuffle = configuration.shuffle
+        let groups = shuffle.mode.needsGroups ? try await catalog.shuffleGroups() : ShuffleGroups()
         let order: ShuffleOrder
         var position: Int64 = 0
         if let stored, !stored.order.isEmpty {
-            order = ShuffleOrder(restoring: stored.order, cursor: stored.cursor, library: ids, random: random)
+            order = ShuffleOrder(
+                restoring: stored.order, cursor: stored.cursor, library: ids, random: random, settings: shuffle,
+                groups: groups)
             if order.current == stored.currentTrack { position = stored.positionMs }
         } else {
-            order = ShuffleOrder(tracks: ids, random: random)
+            order = ShuffleOrder(tracks: ids, random: random, settings: shuffle, groups: groups)
         }
         let volume = configuration.scale.clamp(configuration.volume ?? stored?.volume ?? VolumeScale.defaultStart)
         machine = PlayerMachine(order: order, volume: volume, scale: configuration.scale, once: configuration.once)
@@ -211,7 +215,8 @@ public actor PlaybackEngine {
             guard ending == nil else { break }
             do {
                 let ids = Self.sortedUnique(try await catalog.playableTrackIDs())
-                await apply(.libraryChanged(ids), cut: true, at: .now)
+                let groups = configuration.shuffle.mode.needsGroups ? try await catalog.shuffleGroups() : nil
+                await apply(.libraryChanged(ids, groups: groups), cut: true, at: .now)
             } catch {
                 log.warning("could not read the library again: \(error)")
             }

@@ -68,6 +68,19 @@ public actor InMemoryCatalog: TrackCatalog {
     /// Replaces the tracks (a rescan).
     public func setTracks(_ newTracks: [CatalogTrack]) { tracks = newTracks }
 
+    /// The traits of the playable tracks, from their tags (folder: the relative path's folder), in path order.
+    public func shuffleGroups() async throws -> ShuffleGroups {
+        var groups = ShuffleGroups()
+        for track in playable.sorted(by: { $0.relativePath.bytes.lexicographicallyPrecedes($1.relativePath.bytes) }) {
+            let path = track.relativePath.bytes
+            let folder = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[..<$0]) } ?? []
+            groups.add(
+                track.id, artist: track.tags.artist, album: track.tags.album, albumArtist: track.tags.albumArtist,
+                folder: folder, disc: track.tags.disc, track: track.tags.track)
+        }
+        return groups
+    }
+
     /// The ids marked unplayable.
     public var unplayableIDs: [TrackID] { unplayable.map(\.0) }
 }

@@ -37,6 +37,17 @@ import Testing
         #expect(config.tcp == TCPAddress(host: "127.0.0.1", port: 6600))
     }
 
+    @Test func readsTheShuffleModeAndGapsAndRefusesOthers() throws {
+        let config = try ConfigParser.parse("shuffle = albums\nartist-gap = 3\nalbum-gap = 0\n", file: "f")
+        #expect(config.shuffle == ShuffleSettings(mode: .albums, artistGap: 3, albumGap: 0))
+        #expect(DaemonConfig().shuffle == .standard)
+        #expect(DaemonConfig().shuffle.mode == .balanced)
+        #expect(throws: ConfigError.self) { try ConfigParser.parse("shuffle = random\n", file: "f") }
+        #expect(throws: ConfigError.self) { try ConfigParser.parse("artist-gap = 51\n", file: "f") }
+        let flagged = try ConfigParser.parse("", file: "f", overrides: [ConfigOverride(key: "shuffle", value: "in-order")])
+        #expect(flagged.shuffle.mode == .inOrder)
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         let config = try ConfigParser.parse("", file: "x")
         #expect(config == DaemonConfig())

@@ -17,7 +17,8 @@ public struct RunOptions: Equatable, Sendable {
     /// The flags of `run` that set a configuration key of the same name.
     public static let overrideFlags: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root",
+        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
+        "artist-gap", "album-gap",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {

@@ -1,4 +1,4 @@
-/// Options of `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--once]`.
+/// Options of `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--shuffle MODE] [--once]`.
 public struct PlayOptions: Equatable, Sendable {
     /// The folder to play.
     public var root: String
@@ -14,6 +14,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var volume: Int?
     /// The cap in steps that nothing can exceed.
     public var maxVolume: Int?
+    /// The shuffle mode (default: balanced).
+    public var shuffle: ShuffleMode = .balanced
     /// Play every track once, then exit.
     public var once: Bool
 
@@ -34,7 +36,7 @@ public struct PlayOptions: Equatable, Sendable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> PlayOptions {
         var scanner = try ArgumentScanner(
-            arguments, command: "play", valued: ["db", "device", "mixer", "seed", "volume", "max-volume"])
+            arguments, command: "play", valued: ["db", "device", "mixer", "seed", "volume", "max-volume", "shuffle"])
         let database = scanner.value("db")
         let device = scanner.value("device") ?? "default"
         let mixer = scanner.value("mixer")
@@ -47,14 +49,24 @@ public struct PlayOptions: Equatable, Sendable {
         }
         let volume = try scanner.integer("volume", in: 0...1000)
         let maxVolume = try scanner.integer("max-volume", in: 0...1000)
+        var shuffle = ShuffleMode.balanced
+        if let text = scanner.value("shuffle") {
+            guard let mode = ShuffleMode(parsing: text) else {
+                throw UsageError(
+                    "option --shuffle needs shuffle, balanced, albums or in-order, not '\(text)'", command: "play")
+            }
+            shuffle = mode
+        }
         let once = try scanner.flag("once")
         let positionals = scanner.takePositionals()
         guard positionals.count == 1 else {
             throw UsageError("'play' needs exactly one folder", command: "play")
         }
         try scanner.finish()
-        return PlayOptions(
+        var options = PlayOptions(
             root: positionals[0], database: database, device: device, mixer: mixer, seed: seed,
             volume: volume, maxVolume: maxVolume, once: once)
+        options.shuffle = shuffle
+        return options
     }
 }

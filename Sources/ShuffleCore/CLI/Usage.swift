@@ -54,7 +54,7 @@ public enum Usage {
         case "play":
             return """
                 usage: shufflebox play DIR [--db FILE] [--device PCM] [--mixer CONTROL] [--seed N]
-                                           [--volume V] [--max-volume V] [--once]
+                                           [--volume V] [--max-volume V] [--shuffle MODE] [--once]
 
                 Indexes DIR, then plays it shuffled, resuming where the last run stopped.
                 Keys on a terminal: space play/pause, n next, p previous, . and , seek 5 s, + and - volume, q quit.
@@ -65,6 +65,8 @@ public enum Usage {
                   --seed N         a fixed shuffle, for tests
                   --volume V       start volume in steps (0-20)
                   --max-volume V   a cap that nothing can exceed
+                  --shuffle MODE   balanced (default: artists and albums kept apart), shuffle,
+                                   albums (a random album in track order, then another), in-order
                   --once           play every track once, then exit
                 """
         case "say":

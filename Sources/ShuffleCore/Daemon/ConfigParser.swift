@@ -4,7 +4,7 @@ public enum ConfigParser {
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
-        "card-root",
+        "card-root", "shuffle", "artist-gap", "album-gap",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -196,6 +196,16 @@ public enum ConfigParser {
             config.speech.language = value
         case "duck":
             config.duckDecibels = try integer(key, value, in: -40...0)
+        case "shuffle":
+            guard let mode = ShuffleMode(parsing: value) else {
+                throw ValueError(
+                    message: "'shuffle' must be one of shuffle, balanced, albums, in-order, not '\(clip(value))'")
+            }
+            config.shuffle.mode = mode
+        case "artist-gap":
+            config.shuffle.artistGap = try integer(key, value, in: 0...ShuffleSettings.maxGap)
+        case "album-gap":
+            config.shuffle.albumGap = try integer(key, value, in: 0...ShuffleSettings.maxGap)
         default:
             if key.hasPrefix("say-"), let message = Announcer.Message(rawValue: String(key.dropFirst(4))) {
                 guard !value.isEmpty else {

@@ -47,6 +47,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var speech = Announcer.Settings()
     /// How far the music ducks under speech, in dB (`duck`, default -15).
     public var duckDecibels = -15
+    /// The shuffle mode and the balanced shuffle's gaps (`shuffle`, `artist-gap`, `album-gap`).
+    public var shuffle: ShuffleSettings = .standard
 
     /// The defaults.
     public init() {}

@@ -113,4 +113,12 @@ public protocol TrackCatalog: Sendable {
     func loadPlaybackState() async throws -> PlaybackState?
     /// Stores the resume point (one transaction: never half-written).
     func savePlaybackState(_ state: PlaybackState) async throws
+    /// The artist, album and numbers of every playable track, for the shuffle modes that use them
+    /// (`ShuffleMode.needsGroups`); a catalog that knows no tags gives none (the default).
+    func shuffleGroups() async throws -> ShuffleGroups
+}
+
+extension TrackCatalog {
+    /// No traits: every mode then treats each track alone (`balanced` is the plain shuffle).
+    public func shuffleGroups() async throws -> ShuffleGroups { ShuffleGroups() }
 }

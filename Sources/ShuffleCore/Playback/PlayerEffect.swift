@@ -67,6 +67,7 @@ public enum PlayerEvent: Equatable, Sendable {
     case trackEnded(continued: Bool)
     /// The current track yielded no audio.
     case trackFailed(TrackID, reason: String)
-    /// The library now holds exactly these playable tracks (after a rescan).
-    case libraryChanged([TrackID])
+    /// The library now holds exactly these playable tracks (after a rescan), with their traits when the
+    /// shuffle mode uses them.
+    case libraryChanged([TrackID], groups: ShuffleGroups? = nil)
 }

@@ -102,7 +102,8 @@ public struct PlayerMachine: Sendable, Equatable {
                 effects += [.queue(order.upcoming), .saveState]
             }
             return effects
-        case .libraryChanged(let tracks):
+        case .libraryChanged(let tracks, let groups):
+            if let groups { order.updateGroups(groups) }
             let removedCurrent = order.reconcile(with: tracks)
             if started && removedCurrent { return moveOn(advancing: false, continued: false) }
             return [.queue(order.upcoming), .saveState]

@@ -1,7 +1,10 @@
-/// The shuffle order of one library: every track once per cycle, in uniformly random order.
+/// The shuffle order of one library: every track once per cycle.
 ///
-/// Rules (DESIGN.md, issue 3):
-/// - a cycle is a uniform Fisher–Yates shuffle of every track;
+/// Rules (DESIGN.md, issues 3 and 13):
+/// - a cycle is, by `settings.mode`: a uniform Fisher–Yates shuffle of every track (`shuffle`); uniform
+///   among the orders that keep artists and albums apart (`balanced`, `BalancedSpread`; with no tags known
+///   it is the plain shuffle); random albums, each in disc and track order (`albums`); path order
+///   (`in-order`);
 /// - the next cycle never begins with the track that just ended;
 /// - tracks added later join the *unplayed* part of the order (after the cursor) at uniformly random places;
 /// - removed tracks leave the order; the cycle never restarts because the library changed.
@@ -11,19 +14,33 @@ public struct ShuffleOrder: Sendable, Equatable {
     /// Index of the current track in `order`; `order.count` means the cycle is over.
     public private(set) var cursor: Int
     private var random: SplitMix64
+    /// The mode and the balanced shuffle's gaps.
+    public let settings: ShuffleSettings
+    /// Each track's artist, album and numbers, for every mode but `shuffle`.
+    public private(set) var groups: ShuffleGroups
 
     /// Starts a fresh cycle over `tracks`.
-    public init(tracks: [TrackID], random: SplitMix64) {
+    public init(
+        tracks: [TrackID], random: SplitMix64, settings: ShuffleSettings = ShuffleSettings(),
+        groups: ShuffleGroups = ShuffleGroups()
+    ) {
         self.random = random
-        order = tracks
+        self.settings = settings
+        self.groups = groups
+        order = []
         cursor = 0
-        order.shuffle(using: &self.random)
+        startNewCycle(over: tracks, avoidingFirst: nil)
     }
 
     /// Continues a stored cycle, brought in line with the library as it is now: tracks no longer there leave
     /// the order, new ones join its unplayed part. A stored cycle that was over (or empty) starts a new one.
-    public init(restoring order: [TrackID], cursor: Int, library: [TrackID], random: SplitMix64) {
+    public init(
+        restoring order: [TrackID], cursor: Int, library: [TrackID], random: SplitMix64,
+        settings: ShuffleSettings = ShuffleSettings(), groups: ShuffleGroups = ShuffleGroups()
+    ) {
         self.random = random
+        self.settings = settings
+        self.groups = groups
         self.order = order
         self.cursor = min(max(0, cursor), order.count)
         reconcile(with: library)
@@ -74,22 +91,83 @@ public struct ShuffleOrder: Sendable, Equatable {
     }
 
     private mutating func startNewCycle(over tracks: [TrackID], avoidingFirst last: TrackID?) {
-        order = tracks
-        order.shuffle(using: &random)
         cursor = 0
+        switch mode {
+        case .shuffle:
+            order = tracks
+            order.shuffle(using: &random)
+        case .balanced:
+            var context: [TrackID] = []
+            if let last, let end = order.firstIndex(of: last) {
+                context = Array(order[max(0, end + 1 - spreadWindow)...end])
+            }
+            order = BalancedSpread.arrange(tracks, after: context, groups: groups, settings: settings, using: &random)
+        case .albums:
+            order = AlbumOrder.albums(tracks, groups: groups, avoiding: last, using: &random)
+            return
+        case .inOrder:
+            order = AlbumOrder.inOrder(tracks, groups: groups)
+            return
+        }
         if order.count > 1, order[0] == last {
             let other = Int.random(in: 1..<order.count, using: &random)
             order.swapAt(0, other)
         }
     }
 
+    /// The mode in effect: `balanced` with no tags known is the plain shuffle.
+    private var mode: ShuffleMode {
+        settings.mode == .balanced && groups.isEmpty ? .shuffle : settings.mode
+    }
+
+    /// How many tracks before a place the balanced shuffle looks at.
+    private var spreadWindow: Int { max(settings.artistGap, settings.albumGap) }
+
+    /// Replaces the tracks' traits (after a rescan); the order changes only as tracks join or leave it.
+    public mutating func updateGroups(_ groups: ShuffleGroups) { self.groups = groups }
+
     // MARK: - Library changes
 
     /// Adds tracks the order does not hold yet, each at a uniformly random place after the cursor
     /// (inserting one at a time into the growing tail gives every interleaving the same chance).
+    ///
+    /// `balanced`: a batch at least a quarter of the unplayed part is arranged anew with it (the played tracks
+    /// just before as neighbours); a smaller one joins at random places, then conflicts are repaired and the
+    /// unplayed part walked a little, so tracks arriving while indexing keep the spread where they can.
+    /// `albums` and `in-order`: see `AlbumOrder`.
     public mutating func insert(_ tracks: [TrackID]) {
         var known = Set(order)
-        for track in tracks where known.insert(track).inserted {
+        let new = tracks.filter { known.insert($0).inserted }
+        guard !new.isEmpty else { return }
+        switch mode {
+        case .shuffle:
+            insertAtRandom(new)
+        case .balanced:
+            let start = min(cursor + 1, order.count)
+            let context = Array(order[max(0, start - spreadWindow)..<start])
+            let unplayed = Array(order[start...])
+            if new.count * 4 >= unplayed.count + new.count {
+                order = Array(order[..<start])
+                    + BalancedSpread.arrange(
+                        unplayed + new, after: context, groups: groups, settings: settings, using: &random)
+            } else {
+                insertAtRandom(new)
+                var spread = BalancedSpread(
+                    Array(order[start...]), after: context, groups: groups, settings: settings)
+                spread.repair(using: &random)
+                let log2 = Int.bitWidth - max(1, order.count - start).leadingZeroBitCount
+                spread.walk(steps: 16 * new.count * log2, using: &random)
+                order = Array(order[..<start]) + spread.arranged
+            }
+        case .albums:
+            AlbumOrder.insertAlbums(new, into: &order, cursor: cursor, groups: groups, using: &random)
+        case .inOrder:
+            AlbumOrder.insertInOrder(new, into: &order, cursor: cursor, groups: groups)
+        }
+    }
+
+    private mutating func insertAtRandom(_ new: [TrackID]) {
+        for track in new {
             let first = min(cursor + 1, order.count)
             let place = Int.random(in: first...order.count, using: &random)
             order.insert(track, at: place)

@@ -21,6 +21,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let steps: Int
     private var cap: Int
     private let duckDecibels: Double
+    private let shuffle: ShuffleSettings
     private let log: Log
     private var engine: PlaybackEngine?
     private var finished: DispatchSemaphore?
@@ -47,6 +48,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
         self.duckDecibels = Double(config.duckDecibels)
+        self.shuffle = config.shuffle
         self.log = log
         standalone = SpeechOutput(device: config.device)
     }
@@ -77,6 +79,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         configuration.duckDecibels = duckDecibels
         let speaking = self.speaking
+        configuration.shuffle = shuffle
         let announced = self.announced
         announced.withLock { $0 = nil }
         generation += 1

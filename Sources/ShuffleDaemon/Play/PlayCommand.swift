@@ -21,9 +21,10 @@ enum PlayCommand {
         } catch {
             return LibraryOutput.report(error).code
         }
-        let configuration = PlaybackConfiguration(
+        var configuration = PlaybackConfiguration(
             device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
+        configuration.shuffle = ShuffleSettings(mode: options.shuffle)
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track, _ in
             Terminal.write(track.terminalName + "\n")
         }
