@@ -16,6 +16,7 @@ enum ControlCommand {
             case .previous: _ = try client.command("previous")
             case .setVolume(let step): _ = try client.command("shufflebox_setstep \(step)")
             case .changeVolume(let steps): _ = try client.command("shufflebox_volumestep \(steps)")
+            case .sleep(let seconds): _ = try client.command("shufflebox_sleep \(seconds)")
             }
             return ExitCode.success
         } catch {

@@ -48,7 +48,8 @@ enum RunCommand {
             let loop = try EventLoop()
             let parts = try ApplianceParts.make(config: config, stateDirectory: stateDirectory, loop: loop, log: log)
             let appliance = try Appliance(
-                loop: loop, config: config, reloadConfig: load, library: parts.library, player: parts.player, log: log)
+                loop: loop, config: config, reloadConfig: load, library: parts.library, player: parts.player, log: log,
+                stateDirectory: stateDirectory)
             try appliance.start(socketPath: socketPath)
             loop.run()
             log.debug("control loop ended")

@@ -49,7 +49,10 @@ import Testing
                 #expect(board.settings(for: .previous)?.actions == [.click: .previous, .hold: .seekBack])
                 #expect(board.settings(for: .volumeUp)?.actions == [.click: .volumeUp, .hold: .volumeUp])
                 #expect(board.settings(for: .volumeDown)?.actions == [.click: .volumeDown, .hold: .volumeDown])
-                #expect(board.chords.map(\.action) == [.lock])
+                #expect(board.chords.map(\.action) == [.lock, .sleep])
+                // The profile for children: play + volume-down held 3 s lock, next + previous held 2 s sleep.
+                #expect(board.chords.map(\.buttons) == [[.play, .volumeDown], [.next, .previous]], "\(path)")
+                #expect(board.chords.map(\.hold) == [.seconds(3), .seconds(2)], "\(path)")
             }
         }
     }

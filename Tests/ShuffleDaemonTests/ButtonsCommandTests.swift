@@ -30,10 +30,10 @@ import Testing
         1280 play release
         2000 next press
         2700 next release
-        4000 volume-up press
+        4000 play press
         4050 volume-down press
-        6500 volume-down release
-        6600 volume-up release
+        7500 volume-down release
+        7600 play release
         """
 
     @Test func scriptPrintsEachGestureAsJSONAndExits() throws {
@@ -45,7 +45,7 @@ import Testing
                 #"{"t":1280,"button":"play","gesture":"double","action":"next"}"#,
                 #"{"t":2500,"button":"next","gesture":"hold","action":"seek-forward"}"#,
                 #"{"t":2650,"button":"next","gesture":"hold","action":"seek-forward"}"#,
-                #"{"t":6050,"button":"volume-up+volume-down","gesture":"chord","action":"lock"}"#,
+                #"{"t":7050,"button":"play+volume-down","gesture":"chord","action":"lock"}"#,
             ])
     }
 

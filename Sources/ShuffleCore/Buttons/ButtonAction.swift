@@ -18,6 +18,8 @@ public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
     case lock
     /// Reserved: say what is playing (spoken feedback, later).
     case speak
+    /// Start the sleep timer (`sleep-minutes`), or cancel it when it runs.
+    case sleep
 
     /// The names as a person reads them in an error message.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -18,7 +18,7 @@ public struct RunOptions: Equatable, Sendable {
     public static let overrideFlags: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
-        "artist-gap", "album-gap",
+        "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
@@ -70,7 +70,7 @@ public struct StatusOptions: Equatable, Sendable {
     }
 }
 
-/// Options of `shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N`.
+/// Options of `shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N|sleep MINUTES`.
 public struct ControlOptions: Equatable, Sendable {
     /// What to ask the daemon to do.
     public enum Action: Equatable, Sendable {
@@ -79,6 +79,8 @@ public struct ControlOptions: Equatable, Sendable {
         case setVolume(Int)
         /// Change the volume by a number of steps.
         case changeVolume(Int)
+        /// Start the sleep timer, in seconds (0: cancel it).
+        case sleep(seconds: Int)
     }
 
     /// The daemon's control socket; nil means the default place.
@@ -110,9 +112,22 @@ public struct ControlOptions: Equatable, Sendable {
                 throw UsageError("'ctl volume' needs +N, -N or N, not '\(text)'", command: "ctl")
             }
             action = text.hasPrefix("+") || text.hasPrefix("-") ? .changeVolume(number) : .setVolume(number)
+        case "sleep" where words.count == 2:
+            // MINUTES, or Ns for seconds (tests, and a quick nap).
+            let text = words[1]
+            let inSeconds = text.hasSuffix("s")
+            guard let number = Int(inSeconds ? String(text.dropLast()) : text), !text.hasPrefix("+"),
+                (0...(inSeconds ? 86_400 : 1440)).contains(number)
+            else {
+                throw UsageError(
+                    "'ctl sleep' needs minutes from 0 (cancel) to 1440, or seconds as Ns, not '\(text)'",
+                    command: "ctl")
+            }
+            action = .sleep(seconds: inSeconds ? number : number * 60)
         default:
             throw UsageError(
-                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N", command: "ctl")
+                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N, sleep MINUTES",
+                command: "ctl")
         }
         return ControlOptions(socket: socket, action: action)
     }

@@ -122,8 +122,10 @@ public enum Usage {
         case "ctl":
             return """
                 usage: shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N
+                                      |sleep MINUTES
 
-                Tells the running player what to do.
+                Tells the running player what to do. sleep MINUTES: then the music fades out (sleep-fade,
+                30 s) and pauses; sleep 0 cancels it.
                 """
         default:
             return overview

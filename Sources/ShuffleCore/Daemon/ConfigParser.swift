@@ -4,7 +4,7 @@ public enum ConfigParser {
     public static let keys: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
-        "card-root", "shuffle", "artist-gap", "album-gap",
+        "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -206,6 +206,9 @@ public enum ConfigParser {
             config.shuffle.artistGap = try integer(key, value, in: 0...ShuffleSettings.maxGap)
         case "album-gap":
             config.shuffle.albumGap = try integer(key, value, in: 0...ShuffleSettings.maxGap)
+        case "min-volume": config.minVolume = try integer(key, value, in: 0...1000)
+        case "sleep-minutes": config.sleepMinutes = try integer(key, value, in: 1...1440)
+        case "sleep-fade": config.sleepFadeSeconds = try integer(key, value, in: 0...600)
         default:
             if key.hasPrefix("say-"), let message = Announcer.Message(rawValue: String(key.dropFirst(4))) {
                 guard !value.isEmpty else {
@@ -280,6 +283,12 @@ public enum ConfigParser {
             try fail(
                 "max-volume",
                 "'max-volume' \(config.maxVolume) is above 'volume-steps' \(config.volumeSteps); lower it or raise the steps"
+            )
+        }
+        if config.minVolume > config.maxVolume {
+            try fail(
+                "min-volume",
+                "'min-volume' \(config.minVolume) is above 'max-volume' \(config.maxVolume); the floor must be under the cap"
             )
         }
         if config.volume > config.maxVolume {

@@ -49,6 +49,13 @@ public struct DaemonConfig: Equatable, Sendable {
     public var duckDecibels = -15
     /// The shuffle mode and the balanced shuffle's gaps (`shuffle`, `artist-gap`, `album-gap`).
     public var shuffle: ShuffleSettings = .standard
+    /// The volume floor in steps: no button or client takes the volume below it (a muted box looks broken
+    /// to a child); the sleep timer's fade still goes to silence.
+    public var minVolume = 0
+    /// How long the sleep timer started by a button runs, in minutes (`ctl sleep N` says its own).
+    public var sleepMinutes = 30
+    /// How long the sleep timer's fade to silence takes, in seconds.
+    public var sleepFadeSeconds = 30
 
     /// The defaults.
     public init() {}

@@ -11,20 +11,23 @@ public struct DaemonMachine: Sendable {
         public var volumeSteps: Int
         /// Whether start-up comes back paused.
         public var resumePaused: Bool
+        /// The floor in steps: nothing asked of the machine takes the volume below it.
+        public var minVolume: Int
 
         /// Creates settings.
-        public init(startVolume: Int, maxVolume: Int, volumeSteps: Int, resumePaused: Bool) {
+        public init(startVolume: Int, maxVolume: Int, volumeSteps: Int, resumePaused: Bool, minVolume: Int = 0) {
             self.startVolume = startVolume
             self.maxVolume = maxVolume
             self.volumeSteps = volumeSteps
             self.resumePaused = resumePaused
+            self.minVolume = minVolume
         }
 
         /// The settings of a configuration.
         public init(_ config: DaemonConfig) {
             self.init(
                 startVolume: config.volume, maxVolume: config.maxVolume, volumeSteps: config.volumeSteps,
-                resumePaused: config.resumePaused)
+                resumePaused: config.resumePaused, minVolume: config.minVolume)
         }
     }
 
@@ -136,7 +139,7 @@ public struct DaemonMachine: Sendable {
     /// Creates the machine before start-up.
     public init(settings: Settings) {
         self.settings = settings
-        self.volume = min(settings.startVolume, settings.maxVolume)
+        self.volume = max(min(settings.startVolume, settings.maxVolume), min(settings.minVolume, settings.maxVolume))
         self.paused = settings.resumePaused
     }
 
@@ -313,6 +316,8 @@ public struct DaemonMachine: Sendable {
             guard muted == enabled else { return [] }
             muted = !enabled
             return [.mute(muted), .notify([.output, .mixer])]
+        case .sleep:
+            return []  // the shell's timer (`Appliance`): nothing the machine decides
         case .rescan:
             guard let active else { return [] }
             guard indexing.insert(active.id).inserted else { return [] }
@@ -349,5 +354,9 @@ public struct DaemonMachine: Sendable {
         return 0
     }
 
-    private func clamp(_ step: Int) -> Int { max(0, min(step, settings.maxVolume, settings.volumeSteps)) }
+    /// Within the floor and the cap (the cap wins should the floor be set above it).
+    private func clamp(_ step: Int) -> Int {
+        let cap = min(settings.maxVolume, settings.volumeSteps)
+        return max(0, min(max(step, settings.minVolume), cap))
+    }
 }

@@ -26,6 +26,8 @@ public enum PlayerAction: Equatable, Sendable {
     case rescan
     /// Enable (unmute) or disable (mute) the one output.
     case setOutput(enabled: Bool)
+    /// Start the sleep timer: in this many seconds the music fades out and pauses (0: cancel it).
+    case sleep(seconds: Int)
 }
 
 /// The queue as clients see it: the current cycle of the shuffle order.

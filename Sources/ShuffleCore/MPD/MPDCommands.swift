@@ -7,7 +7,7 @@ public enum MPDCommands {
     static let playbackCommands = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
         "find", "idle", "next", "noidle", "notcommands", "pause", "ping", "play", "playid", "previous", "search",
-        "seek", "seekcur", "seekid", "setvol", "shufflebox_setstep", "shufflebox_volumestep", "stats", "status",
+        "seek", "seekcur", "seekid", "setvol", "shufflebox_setstep", "shufflebox_sleep", "shufflebox_volumestep", "stats", "status",
         "stop", "volume",
     ]
 
@@ -86,6 +86,13 @@ public enum MPDCommands {
             let action: PlayerAction =
                 request.name == "shufflebox_setstep" ? .setVolume(number) : .changeVolume(number)
             return try perform(action, request, &backend)
+        case "shufflebox_sleep":
+            // Our extension for `shufflebox ctl sleep MINUTES`: the time in seconds.
+            try count(request, 1...1)
+            guard let seconds = Int(arguments[0]), (0...86_400).contains(seconds) else {
+                throw MPDError(.argument, "Invalid sleep seconds: \(arguments[0])")
+            }
+            return try perform(.sleep(seconds: seconds), request, &backend)
         case "seekcur":
             try count(request, 1...1)
             let text = arguments[0]

@@ -45,12 +45,24 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var mountSeenAt: ContinuousClock.Instant?
     /// Set when a signal asked the daemon to stop.
     private(set) var stopping = false
+    /// The profile for children's button lock, as stored in `lockPath`.
+    private var lock = ButtonLock()
+    /// Where the lock is stored (the state folder), nil when there is none (tests of the shell alone).
+    private let lockPath: String?
+    /// The sleep timer's fade still to come, and when it began (monotonic ns); empty when none runs.
+    private var fadeSteps: [SleepFade.Step] = []
+    private var fadeStart: UInt64 = 0
 
     /// Builds the appliance; nothing runs until `start()`.
     init(
         loop: EventLoop, config: DaemonConfig, reloadConfig: @escaping () throws(ConfigError) -> DaemonConfig,
-        library: any ApplianceLibrary, player: any AppliancePlayer, log: Log
+        library: any ApplianceLibrary, player: any AppliancePlayer, log: Log, stateDirectory: String? = nil
     ) throws(DaemonError) {
+        lockPath = stateDirectory.map { $0 + "/buttons.lock" }
+        if let lockPath, let bytes = try? FileSystem.contents(of: lockPath, limit: 64) {
+            lock = ButtonLock(fileText: String(decoding: bytes, as: UTF8.self))
+            if lock.locked { log.notice("the buttons are locked (hold the lock chord to unlock)") }
+        }
         self.loop = loop
         self.config = config
         self.reloadConfig = reloadConfig
@@ -360,10 +372,16 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     }
 
     func perform(_ action: PlayerAction) -> MPDError? {
+        if case .sleep(let seconds) = action {
+            setSleep(seconds: seconds)
+            return nil
+        }
+        // Someone asked for something: a fade under way gives the music back at its level.
+        if !fadeSteps.isEmpty { cancelFade() }
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
-        case .setVolume, .changeVolume, .rescan, .setOutput: return nil
+        case .setVolume, .changeVolume, .rescan, .setOutput, .sleep: return nil
         default:
             switch before {
             case .noLibrary: return MPDError(.noExist, "no library: plug in a USB stick with music")
@@ -389,8 +407,20 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     /// How far one seek-forward or seek-back action moves within the track.
     static let seekStepMs: Int64 = 5_000
 
-    /// Handles a button gesture's action (on the loop thread).
+    /// Handles a button gesture's action (on the loop thread), unless the lock refuses it.
     func button(_ action: ButtonAction) {
+        switch lock.decide(action) {
+        case .refuse(let refused):
+            log.info("buttons locked: \(refused.rawValue) refused")
+            light?.flashRefused()
+            return
+        case .changed(let locked):
+            log.notice(locked ? "buttons locked" : "buttons unlocked")
+            storeLock()
+            light?.flashRefused()
+            return
+        case .perform: break
+        }
         switch action {
         case .playPause: _ = perform(.toggle)
         case .next: _ = perform(.next)
@@ -408,8 +438,84 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             _ = perform(.seek(byMs: action == .seekForward ? Appliance.seekStepMs : -Appliance.seekStepMs))
         case .speak:
             speaker?.handle(.speakRequested(player.speakable()))
+        case .sleep:
+            setSleep(seconds: loop.hasTimer("sleep") || !fadeSteps.isEmpty ? 0 : config.sleepMinutes * 60)
         case .lock:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }
+    }
+
+    // MARK: - The profile for children
+
+    /// Whether the buttons are locked (for status and tests).
+    var buttonsLocked: Bool { lock.locked }
+
+    /// Stores the lock (write, then rename over: a power cut leaves the old file or the new one).
+    private func storeLock() {
+        guard let lockPath else { return }
+        let temporary = lockPath + ".new"
+        let text = lock.fileText
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            log.warning("cannot store the button lock in \(lockPath): \(String(cString: strerror(errno)))")
+            return
+        }
+        let written = text.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, text.utf8.count) }
+        fsync(descriptor)
+        close(descriptor)
+        if written != text.utf8.count || rename(temporary, lockPath) != 0 {
+            log.warning("cannot store the button lock in \(lockPath): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Arms the sleep timer for `seconds` (one one-shot deadline on the loop's timerfd; 0 cancels it).
+    private func setSleep(seconds: Int) {
+        cancelFade()
+        guard seconds > 0 else {
+            if loop.hasTimer("sleep") { log.notice("sleep timer cancelled") }
+            loop.setTimer("sleep", at: nil)
+            return
+        }
+        log.notice("sleep timer: the music fades out in \(seconds) s")
+        loop.setTimer("sleep", at: TimerFD.now() + UInt64(seconds) * 1_000_000_000) { [unowned self] in
+            self.startFade()
+        }
+    }
+
+    /// The sleep timer ran out: step the volume down to silence over the fade, then pause.
+    private func startFade() {
+        loop.setTimer("sleep", at: nil)
+        guard machine.state == .playing else { return }
+        let fade = Duration.seconds(config.sleepFadeSeconds)
+        log.notice("sleep timer: fading out over \(fade)")
+        fadeSteps = SleepFade.steps(from: machine.volume, over: fade)
+        fadeStart = TimerFD.now()
+        nextFadeStep()
+    }
+
+    private func nextFadeStep() {
+        guard let step = fadeSteps.first else {
+            log.notice("sleep timer: paused")
+            apply(machine.handle(.action(.pause)))
+            player.setLevel(machine.volume)  // paused: the level is back for the next play
+            return
+        }
+        let (seconds, attoseconds) = step.at.components
+        let at = fadeStart + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        loop.setTimer("sleep-fade", at: at) { [unowned self] in
+            guard !self.fadeSteps.isEmpty else { return }
+            self.fadeSteps.removeFirst()
+            self.player.setLevel(step.step)
+            self.nextFadeStep()
+        }
+    }
+
+    /// Stops a fade under way and gives the music its level back.
+    private func cancelFade() {
+        loop.setTimer("sleep-fade", at: nil)
+        guard !fadeSteps.isEmpty else { return }
+        fadeSteps = []
+        player.setLevel(machine.volume)
+        log.notice("sleep timer: fade cancelled")
     }
 }

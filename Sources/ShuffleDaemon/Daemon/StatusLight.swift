@@ -71,9 +71,23 @@ final class StatusLight {
         display(pattern)
     }
 
+    /// Flashes once for a press the lock refused, then shows the state's pattern again (one one-shot timer).
+    func flashRefused() {
+        let (flash, restoreAfterMs) = LightChoice.refusedPress(triggers: device.found.triggers)
+        let shown = wanted
+        display(flash)
+        wanted = nil
+        loop.setTimer("light-flash", at: TimerFD.now() + UInt64(restoreAfterMs) * 1_000_000) { [weak self] in
+            guard let self, self.wanted == nil, let shown else { return }
+            self.wanted = shown
+            self.display(shown)
+        }
+    }
+
     /// Hands the LED back as it was found (its own trigger, such as the Pi's `mmc0`), when the daemon stops.
     func retire() {
         loop.setTimer("light", at: nil)
+        loop.setTimer("light-flash", at: nil)
         for write in LEDPlan.restore(device.found) {
             do throws(LEDError) { try device.write(write) } catch { log.debug("light: \(error)") }
         }
