@@ -377,7 +377,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             return nil
         }
         // Someone asked for something: a fade under way gives the music back at its level.
-        if !fadeSteps.isEmpty { cancelFade() }
+        if loop.hasTimer("sleep-fade") { cancelFade() }
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
@@ -439,7 +439,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .speak:
             speaker?.handle(.speakRequested(player.speakable()))
         case .sleep:
-            setSleep(seconds: loop.hasTimer("sleep") || !fadeSteps.isEmpty ? 0 : config.sleepMinutes * 60)
+            let running = loop.hasTimer("sleep") || loop.hasTimer("sleep-fade")
+            setSleep(seconds: running ? 0 : config.sleepMinutes * 60)
         case .lock:
             log.debug("button action \(action.rawValue) is not supported by the player yet")
         }
@@ -495,9 +496,13 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func nextFadeStep() {
         guard let step = fadeSteps.first else {
-            log.notice("sleep timer: paused")
-            apply(machine.handle(.action(.pause)))
-            player.setLevel(machine.volume)  // paused: the level is back for the next play
+            // Silence is reached; the pause comes a moment later, once the device has played out the
+            // audio buffered at the last audible steps (a pause drops what is buffered).
+            loop.setTimer("sleep-fade", at: TimerFD.now() + Self.fadePauseDelay) { [unowned self] in
+                self.log.notice("sleep timer: paused")
+                self.apply(self.machine.handle(.action(.pause)))
+                self.player.setLevel(self.machine.volume)  // paused: the level is back for the next play
+            }
             return
         }
         let (seconds, attoseconds) = step.at.components
@@ -510,9 +515,14 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         }
     }
 
-    /// Stops a fade under way and gives the music its level back.
+    /// How long after the fade reaches silence the player pauses.
+    static let fadePauseDelay: UInt64 = 700_000_000
+
+    /// Stops a fade under way (or its pause to come) and gives the music its level back.
     private func cancelFade() {
+        let pausePending = fadeSteps.isEmpty && loop.hasTimer("sleep-fade")
         loop.setTimer("sleep-fade", at: nil)
+        if pausePending { player.setLevel(machine.volume) }
         guard !fadeSteps.isEmpty else { return }
         fadeSteps = []
         player.setLevel(machine.volume)

@@ -1,0 +1,147 @@
+import Foundation
+import ShuffleTestSupport
+import Testing
+
+/// The profile for children end to end: the real daemon, scripted buttons through its FIFO source, real MP3s
+/// played through the paced sink.
+@Suite(
+    .serialized,
+    .enabled(
+        if: DaemonHarness.canMount && TestLibrary.isAvailable && PacedSink.isAvailable,
+        "needs root (mount), lame and pulseaudio"))
+struct ChildProfileDaemonTests {
+    /// Writes `lines` into the daemon's button FIFO.
+    static func press(_ lines: String, fifo: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: fifo))
+        handle.write(Data(lines.utf8))
+        try handle.close()
+    }
+
+    static let lockChord = "0 play press\n50 volume-down press\n3300 volume-down release\n3350 play release\n"
+
+    @Test func theLockRefusesEveryPressButItsChordAndSurvivesARestart() throws {
+        let library = try DaemonHarness.library(tracks: 5, seconds: 20)
+        let daemon = try DaemonHarness()
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        let fifo = daemon.directory.appending("buttons.fifo").path
+        let arguments = ["--board", "qemu", "--volume", "8", "--max-volume", "12"]
+        let environment = sink.environment.merging(["SHUFFLEBOX_BUTTON_FIFO": fifo]) { $1 }
+        try daemon.start(device: "paced", arguments: arguments, environment: environment)
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" && daemon.trackPath() != nil })
+        #expect(DaemonHarness.wait(seconds: 5) { (try? daemon.status())?["volume"] as? Int == 8 }, "\(daemon.log)")
+
+        try Self.press(Self.lockChord, fifo: fifo)
+        #expect(DaemonHarness.wait(seconds: 8) { daemon.log.contains("buttons locked") }, "\(daemon.log)")
+        #expect(daemon.state() == "playing", "the chord itself neither pauses nor skips")
+        let track = daemon.trackPath()
+        try Self.press(
+            "0 volume-up press\n60 volume-up release\n500 play press\n560 play release\n1000 next press\n"
+                + "1060 next release\n", fifo: fifo)
+        #expect(
+            DaemonHarness.wait(seconds: 8) { daemon.log.contains("next refused") && daemon.log.contains("play-pause refused") },
+            "\(daemon.log)")
+        #expect(daemon.log.contains("volume-up refused"))
+        #expect(try daemon.status()["volume"] as? Int == 8)
+        #expect(daemon.state() == "playing")
+        #expect(daemon.trackPath() == track)
+        let stored = try String(contentsOf: daemon.stateDirectory.appendingPathComponent("buttons.lock"), encoding: .utf8)
+        #expect(stored == "locked\n")
+        #expect(daemon.stop() == 0)
+
+        // A restart (a power cut, a reboot): still locked.
+        let again = try daemon.sibling()
+        try again.start(device: "paced", arguments: arguments, environment: environment)
+        #expect(DaemonHarness.wait(seconds: 10) { again.state() == "playing" }, "\(again.log)")
+        #expect(again.log.contains("the buttons are locked"))
+        try Self.press("0 volume-up press\n60 volume-up release\n", fifo: fifo)
+        #expect(DaemonHarness.wait(seconds: 8) { again.log.contains("volume-up refused") }, "\(again.log)")
+        #expect(try again.status()["volume"] as? Int == 8)
+
+        // The chord again unlocks, and the buttons work.
+        try Self.press(Self.lockChord, fifo: fifo)
+        #expect(DaemonHarness.wait(seconds: 8) { again.log.contains("buttons unlocked") }, "\(again.log)")
+        try Self.press("0 volume-up press\n60 volume-up release\n", fifo: fifo)
+        #expect(DaemonHarness.wait(seconds: 8) { (try? again.status())?["volume"] as? Int == 9 }, "\(again.log)")
+        #expect(again.stop() == 0)
+    }
+
+    /// A stick with one 40 s MP3 of a steady tone (so the heard level follows the player's gain alone).
+    static func toneStick(in directory: TemporaryDirectory) throws -> URL {
+        let stick = directory.appending("tone")
+        try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
+        let rate = 44_100
+        let frames = rate * 40
+        var pcm = [UInt8]()
+        pcm.reserveCapacity(frames * 4)
+        for frame in 0..<frames {
+            let sample = Int16(12_000 * sin(2 * Double.pi * 440 * Double(frame) / Double(rate)))
+            let bits = UInt16(bitPattern: sample)
+            for _ in 0..<2 { pcm += [UInt8(bits & 0xFF), UInt8(bits >> 8)] }
+        }
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        var wav = Array("RIFF".utf8) + le32(36 + pcm.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1)
+        wav += le16(2) + le32(rate) + le32(rate * 4) + le16(4) + le16(16) + Array("data".utf8) + le32(pcm.count)
+        wav += pcm
+        let source = directory.appending("tone.wav")
+        try Data(wav).write(to: source)
+        let encoded = try DaemonHarness.shell(
+            "lame", ["--quiet", "--noreplaygain", "-b", "128", source.path, stick.appendingPathComponent("tone.mp3").path])
+        #expect(encoded.status == 0)
+        return stick
+    }
+
+    /// RMS of each `window` frames of the s16le stereo recording.
+    static func levels(_ file: URL, window: Int) throws -> [Double] {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        let frames = bytes.count / 4
+        return stride(from: 0, to: frames - window + 1, by: window).map { start in
+            var sum = 0.0
+            for frame in start..<(start + window) {
+                let left = Double(Int16(bitPattern: UInt16(bytes[4 * frame]) | UInt16(bytes[4 * frame + 1]) << 8))
+                sum += left * left
+            }
+            return (sum / Double(window)).squareRoot()
+        }
+    }
+
+    @Test func theSleepTimerFadesSteadilyToSilenceThenPauses() throws {
+        let daemon = try DaemonHarness()
+        let stick = try Self.toneStick(in: daemon.directory)
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        let recording = daemon.directory.appending("heard.raw")
+        try sink.record(to: recording)
+        try daemon.start(
+            device: "paced", arguments: ["--volume", "10", "--sleep-fade", "4"], environment: sink.environment)
+        try daemon.plug(stick)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        #expect(daemon.waitForPosition(over: 3_000), "\(daemon.log)")
+        let asked = try Run.shufflebox(["ctl", "--socket", daemon.socket, "sleep", "2s"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(DaemonHarness.wait(seconds: 20) { daemon.state() == "paused" }, "\(daemon.log)")
+        #expect(daemon.log.contains("sleep timer: paused"))
+        #expect((try daemon.status())["volume"] as? Int == 10, "the level is back for the next play")
+        usleep(1_000_000)
+
+        // 100 ms windows: a plateau, then a decline that never rises (1 dB of slack for windows that straddle
+        // a step), down to digital silence, which lasts.
+        let levels = try Self.levels(recording, window: PacedSink.recordingRate / 10)
+        let end = try #require(levels.lastIndex { $0 > 0 })
+        #expect(end >= 60, "at least 6 s heard: \(levels.count) windows")
+        let plateau = levels[(end - 60)..<(end - 45)].sorted()[7]
+        #expect(plateau > 100, "the tone was heard before the fade")
+        let fadeStart = try #require(levels[(end - 45)...end].firstIndex { $0 < plateau * 0.85 })
+        let fade = Array(levels[fadeStart...end])
+        #expect(fade.count >= 20, "the fade is spread over its time, not a jump: \(fade.count) windows")
+        for (earlier, later) in zip(fade, fade.dropFirst()) {
+            #expect(later <= earlier * 1.12, "the fade never rises: \(fade)")
+        }
+        // The last audible step is step 1 of 10 (18 dB down); then silence.
+        #expect((fade.last ?? plateau) < plateau / 5, "it ends at least 14 dB down, then silent: \(fade)")
+        #expect(levels[(end + 1)...].allSatisfy { $0 == 0 })
+        #expect(daemon.stop() == 0)
+    }
+}
