@@ -100,6 +100,24 @@ import Testing
         #expect(throws: UsageError.self) { try Command.parse(arguments) }
     }
 
+    @Test(arguments: [
+        (DaemonState.paused, true), (.noLibrary, true), (.playing, false), (.indexing, false), (.error("x"), false),
+    ])
+    func theIdlePowerOffStandsOnlyPausedOrWithoutAStick(state: DaemonState, idle: Bool) {
+        #expect(IdlePowerOff.isIdle(state) == idle)
+    }
+
+    @Test func theConfigurationReadsThePowerOffSettings() throws {
+        let config = try ConfigParser.parse(
+            "idle-power-off = 20\nsleep-power-off = yes\npower-off-command = /bin/echo off now\n", file: "f")
+        #expect(config.idlePowerOffSeconds == 1200 && config.sleepPowerOff)
+        #expect(config.powerOffCommand == ["/bin/echo", "off", "now"])
+        #expect(try ConfigParser.parse("idle-power-off = 45s\n", file: "f").idlePowerOffSeconds == 45)
+        #expect(try ConfigParser.parse("idle-power-off = off\n", file: "f").idlePowerOffSeconds == 0)
+        #expect(DaemonConfig().idlePowerOffSeconds == 0, "off unless the parent turns it on")
+        #expect(throws: ConfigError.self) { try ConfigParser.parse("power-off-command = poweroff\n", file: "f") }
+    }
+
     @Test func theConfigurationReadsTheFloorAndTheSleepSettingsAndRefusesAFloorAboveTheCap() throws {
         let config = try ConfigParser.parse(
             "min-volume = 3\nsleep-minutes = 20\nsleep-fade = 10\nmax-volume = 12\n", file: "f")

@@ -67,6 +67,20 @@ struct ChildProfileDaemonTests {
         #expect(again.stop() == 0)
     }
 
+    @Test func anIdleBoxAsksForThePowerOffThroughItsOneCommand() throws {
+        let daemon = try DaemonHarness()
+        let marker = daemon.directory.appending("powered-off")
+        let script = daemon.directory.appending("poweroff.sh")
+        try "#!/bin/sh\necho \"$@\" >> '\(marker.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        try daemon.start(arguments: ["--idle-power-off", "2s", "--power-off-command", "\(script.path) now"])
+        #expect(
+            DaemonHarness.wait(seconds: 15) { FileManager.default.fileExists(atPath: marker.path) }, "\(daemon.log)")
+        #expect(try String(contentsOf: marker, encoding: .utf8) == "now\n")
+        #expect(daemon.log.contains("powering off (idle for 2 s)"))
+        #expect(daemon.stop() == 0)
+    }
+
     /// A stick with one 40 s MP3 of a steady tone (so the heard level follows the player's gain alone).
     static func toneStick(in directory: TemporaryDirectory) throws -> URL {
         let stick = directory.appending("tone")

@@ -18,7 +18,8 @@ public struct RunOptions: Equatable, Sendable {
     public static let overrideFlags: [String] = [
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
-        "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
+        "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade", "sleep-power-off",
+        "idle-power-off", "power-off-command",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {

@@ -5,6 +5,7 @@ public enum ConfigParser {
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
         "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
+        "sleep-power-off", "idle-power-off", "power-off-command",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -209,6 +210,28 @@ public enum ConfigParser {
         case "min-volume": config.minVolume = try integer(key, value, in: 0...1000)
         case "sleep-minutes": config.sleepMinutes = try integer(key, value, in: 1...1440)
         case "sleep-fade": config.sleepFadeSeconds = try integer(key, value, in: 0...600)
+        case "sleep-power-off":
+            switch value {
+            case "yes": config.sleepPowerOff = true
+            case "no": config.sleepPowerOff = false
+            default: throw ValueError(message: "'sleep-power-off' must be 'yes' or 'no', not '\(clip(value))'")
+            }
+        case "idle-power-off":
+            // MINUTES, or Ns for seconds; 0 or off: never.
+            if value == "off" {
+                config.idlePowerOffSeconds = 0
+            } else if value.hasSuffix("s") {
+                config.idlePowerOffSeconds = try integer(key, String(value.dropLast()), in: 0...604_800)
+            } else {
+                config.idlePowerOffSeconds = try integer(key, value, in: 0...10_080) * 60
+            }
+        case "power-off-command":
+            let words = value.split(separator: " ").map(String.init)
+            guard let first = words.first, first.hasPrefix("/") else {
+                throw ValueError(
+                    message: "'power-off-command' needs an absolute program path and its arguments, not '\(clip(value))'")
+            }
+            config.powerOffCommand = words
         default:
             if key.hasPrefix("say-"), let message = Announcer.Message(rawValue: String(key.dropFirst(4))) {
                 guard !value.isEmpty else {

@@ -56,6 +56,14 @@ public struct DaemonConfig: Equatable, Sendable {
     public var sleepMinutes = 30
     /// How long the sleep timer's fade to silence takes, in seconds.
     public var sleepFadeSeconds = 30
+    /// Whether the box powers off once the sleep timer has paused the music.
+    public var sleepPowerOff = false
+    /// Power the box off after this many seconds paused or with no stick (0: never). One deadline, armed
+    /// when the box becomes idle, never a periodic check.
+    public var idlePowerOffSeconds = 0
+    /// How the unprivileged daemon powers the box off: it starts the one-purpose unit that the polkit rule
+    /// lets it start (board/common/shufflebox-poweroff.service, shufflebox-poweroff.polkit).
+    public var powerOffCommand = ["/usr/bin/systemctl", "--no-block", "start", "shufflebox-poweroff.service"]
 
     /// The defaults.
     public init() {}

@@ -277,6 +277,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             }
         }
         schedulePeriodicSave()
+        scheduleIdlePowerOff()
         light?.show(machine.state)
         notifier?.send("STATUS=\(statusLine())")
     }
@@ -502,6 +503,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 self.log.notice("sleep timer: paused")
                 self.apply(self.machine.handle(.action(.pause)))
                 self.player.setLevel(self.machine.volume)  // paused: the level is back for the next play
+                if self.config.sleepPowerOff { self.powerOff(because: "the sleep timer ran out") }
             }
             return
         }
@@ -513,6 +515,40 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             self.player.setLevel(step.step)
             self.nextFadeStep()
         }
+    }
+
+    /// Paused or with no stick, one deadline is armed (once, when the box becomes idle) for the idle power-off;
+    /// anything else (playing, indexing) removes it.
+    private func scheduleIdlePowerOff() {
+        guard config.idlePowerOffSeconds > 0, !stopping else { return }
+        if IdlePowerOff.isIdle(machine.state) {
+            guard !loop.hasTimer("idle-power-off") else { return }
+            let seconds = UInt64(config.idlePowerOffSeconds)
+            loop.setTimer("idle-power-off", at: TimerFD.now() + seconds * 1_000_000_000) { [unowned self] in
+                self.powerOff(because: "idle for \(seconds) s")
+            }
+        } else {
+            loop.setTimer("idle-power-off", at: nil)
+        }
+    }
+
+    /// Asks for the power-off through the one narrowly permitted path (`power-off-command`); the daemon's
+    /// SIGTERM from the shutdown then saves and stops it as usual.
+    private func powerOff(because reason: String) {
+        let command = config.powerOffCommand
+        log.notice("powering off (\(reason)): \(command.joined(separator: " "))")
+        guard let program = command.first else { return }
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = posix_spawn(&pid, program, nil, nil, &argv, environ)
+        guard status == 0 else {
+            log.warning("cannot power off: \(program): \(String(cString: strerror(status)))")
+            return
+        }
+        var exit: Int32 = 0
+        _ = waitpid(pid, &exit, 0)  // systemctl --no-block returns at once
+        if exit != 0 { log.warning("power-off command exited with status \(exit)") }
     }
 
     /// How long after the fade reaches silence the player pauses.
