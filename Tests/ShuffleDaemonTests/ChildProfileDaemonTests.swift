@@ -107,17 +107,23 @@ struct ChildProfileDaemonTests {
         return stick
     }
 
-    /// RMS of each `window` frames of the s16le stereo recording.
+    /// RMS of each `window` frames of the s16le stereo recording, over its sounding frames only: a loaded
+    /// machine can starve the paced sink, which then records stretches of digital silence inside the music
+    /// (they are not the player's gain). A window with under a tenth of its frames sounding counts as silent.
     static func levels(_ file: URL, window: Int) throws -> [Double] {
         let bytes = [UInt8](try Data(contentsOf: file))
         let frames = bytes.count / 4
         return stride(from: 0, to: frames - window + 1, by: window).map { start in
             var sum = 0.0
+            var sounding = 0
             for frame in start..<(start + window) {
                 let left = Double(Int16(bitPattern: UInt16(bytes[4 * frame]) | UInt16(bytes[4 * frame + 1]) << 8))
+                let right = Int16(bitPattern: UInt16(bytes[4 * frame + 2]) | UInt16(bytes[4 * frame + 3]) << 8)
+                guard left != 0 || right != 0 else { continue }
                 sum += left * left
+                sounding += 1
             }
-            return (sum / Double(window)).squareRoot()
+            return sounding * 10 < window ? 0 : (sum / Double(sounding)).squareRoot()
         }
     }
 
