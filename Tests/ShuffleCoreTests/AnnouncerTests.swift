@@ -91,6 +91,18 @@ import Testing
             ])
     }
 
+    @Test func theLockAndTheSleepTimerSayWhatTheyDid() {
+        let said = Self.run([
+            (0, .lockChanged(locked: true)), (5, .lockChanged(locked: false)), (10, .sleepTimer(minutes: 30)),
+            (11, .sleepTimer(minutes: 1)), (12, .sleepTimer(minutes: 0)), (13, .sleepTimer(minutes: nil)),
+        ])
+        #expect(
+            said == [
+                ["Buttons locked"], ["Buttons unlocked"], ["Sleep timer, 30 minutes"], ["Sleep timer, 1 minute"],
+                ["Sleep timer, 1 minute"], ["Sleep timer off"],
+            ])
+    }
+
     @Test func messagesCanBeReplacedOrSwitchedOffAndSpeechAsAWhole() {
         var settings = Announcer.Settings()
         settings.language = "de"

@@ -134,8 +134,12 @@ struct ChildProfileDaemonTests {
         defer { try? sink.stop() }
         let recording = daemon.directory.appending("heard.raw")
         try sink.record(to: recording)
+        // The fade alone: the voice would say "Sleep timer, 1 minute" over the hum being measured.
+        let quiet = daemon.directory.appending("quiet.conf")
+        try "speech = off\n".write(to: quiet, atomically: true, encoding: .utf8)
         try daemon.start(
-            device: "paced", arguments: ["--volume", "10", "--sleep-fade", "4"], environment: sink.environment)
+            device: "paced", arguments: ["--volume", "10", "--sleep-fade", "4", "--config", quiet.path],
+            environment: sink.environment)
         try daemon.plug(stick)
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
         #expect(daemon.waitForPosition(over: 3_000), "\(daemon.log)")

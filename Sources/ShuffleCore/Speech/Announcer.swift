@@ -11,6 +11,8 @@
 /// | volume up at the cap | "Maximum volume" | once per press (not on hold-repeat steps) |
 /// | the playing stick pulled | "The music stick was removed" | |
 /// | a damaged file skipped | "Skipped a damaged song" | at most once a minute |
+/// | the lock chord | "Buttons locked" / "Buttons unlocked" | |
+/// | the sleep timer set or cancelled | "Sleep timer, N minutes" / "Sleep timer off" | |
 ///
 /// Every message can be switched off or replaced in the configuration (`say-*` keys).
 public struct Announcer: Sendable {
@@ -30,6 +32,14 @@ public struct Announcer: Sendable {
         case stickPulled = "stick-pulled"
         /// A damaged file was skipped.
         case skipped
+        /// The lock chord locked the buttons.
+        case locked
+        /// The lock chord unlocked them.
+        case unlocked
+        /// The sleep timer was set (`{count}` minutes).
+        case sleep
+        /// The sleep timer was cancelled.
+        case sleepOff = "sleep-off"
 
         /// The English text.
         public var defaultText: String {
@@ -41,6 +51,19 @@ public struct Announcer: Sendable {
             case .maximumVolume: "Maximum volume"
             case .stickPulled: "The music stick was removed"
             case .skipped: "Skipped a damaged song"
+            case .locked: "Buttons locked"
+            case .unlocked: "Buttons unlocked"
+            case .sleep: "Sleep timer, {count} minutes"
+            case .sleepOff: "Sleep timer off"
+            }
+        }
+
+        /// The English text for a count of one ("1 song"), where the default has a plural.
+        var singular: String? {
+            switch self {
+            case .songs: "1 song"
+            case .sleep: "Sleep timer, 1 minute"
+            default: nil
             }
         }
     }
@@ -99,6 +122,10 @@ public struct Announcer: Sendable {
         case stickPulled
         /// A damaged file was skipped.
         case fileSkipped
+        /// The lock chord locked (true) or unlocked the buttons.
+        case lockChanged(locked: Bool)
+        /// The sleep timer was set to this many minutes, or cancelled (nil).
+        case sleepTimer(minutes: Int?)
         /// The phrase said last has finished playing (or was cut off).
         case phraseEnded
     }
@@ -164,6 +191,11 @@ public struct Announcer: Sendable {
             guard settings.text(.skipped) != nil else { return [] }
             lastSkip = now
             return say(.skipped)
+        case .lockChanged(let locked):
+            return say(locked ? .locked : .unlocked)
+        case .sleepTimer(let minutes):
+            guard let minutes else { return say(.sleepOff) }
+            return say(.sleep, count: max(1, minutes))
         case .phraseEnded:
             speaking = nil
             return []
@@ -182,8 +214,8 @@ public struct Announcer: Sendable {
         guard var text = settings.text(message) else { return [] }
         if let count {
             // The English default has a singular; a replaced text is the owner's to word.
-            let isDefault = settings.texts[message] == nil
-            text = count == 1 && isDefault ? "1 song" : text.replacing("{count}", with: String(count))
+            let singular = settings.texts[message] == nil && count == 1 ? message.singular : nil
+            text = singular ?? text.replacing("{count}", with: String(count))
         }
         return say(VoiceChoice.segments(text, latin: settings.language), message)
     }

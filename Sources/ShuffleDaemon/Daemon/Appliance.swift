@@ -419,6 +419,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             log.notice(locked ? "buttons locked" : "buttons unlocked")
             storeLock()
             light?.flashRefused()
+            speaker?.handle(.lockChanged(locked: locked))
             return
         case .perform: break
         }
@@ -474,11 +475,15 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func setSleep(seconds: Int) {
         cancelFade()
         guard seconds > 0 else {
-            if loop.hasTimer("sleep") { log.notice("sleep timer cancelled") }
+            if loop.hasTimer("sleep") {
+                log.notice("sleep timer cancelled")
+                speaker?.handle(.sleepTimer(minutes: nil))
+            }
             loop.setTimer("sleep", at: nil)
             return
         }
         log.notice("sleep timer: the music fades out in \(seconds) s")
+        speaker?.handle(.sleepTimer(minutes: (seconds + 59) / 60))
         loop.setTimer("sleep", at: TimerFD.now() + UInt64(seconds) * 1_000_000_000) { [unowned self] in
             self.startFade()
         }
