@@ -23,11 +23,7 @@ struct DaemonButtonsTests {
         #expect(
             DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" && daemon.trackPath() != nil },
             "\(daemon.log)")
-        let press = { (lines: String) in
-            let handle = try #require(FileHandle(forWritingAtPath: fifo))
-            handle.write(Data(lines.utf8))
-            try handle.close()
-        }
+        let press = { (lines: String) in try DaemonHarness.press(lines, fifo: fifo) }
         try press("0 play press\n60 play release\n")
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" }, "\(daemon.log)")
         try press("0 play press\n60 play release\n")

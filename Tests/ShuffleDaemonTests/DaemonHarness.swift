@@ -191,6 +191,13 @@ final class DaemonHarness: @unchecked Sendable {
         Self.wait(seconds: seconds) { (try? self.status())?["positionMs"] as? Int ?? 0 > milliseconds }
     }
 
+    /// Writes scripted button edges ("MS BUTTON press|release" lines) into the daemon's button FIFO.
+    static func press(_ lines: String, fifo: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: fifo) else { throw HarnessError("cannot open \(fifo)") }
+        handle.write(Data(lines.utf8))
+        try handle.close()
+    }
+
     /// Polls `condition` every 20 ms for up to `seconds`.
     static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -55,9 +55,7 @@ struct DaemonSpeechTests {
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
         #expect(heard.waitForSound(milliseconds: 1_000))
         let start = (try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
-        let handle = try #require(FileHandle(forWritingAtPath: fifo))
-        handle.write(Data(Self.holdPlay.utf8))
-        try handle.close()
+        try DaemonHarness.press(Self.holdPlay, fifo: fifo)
         usleep(5_000_000)
         #expect(daemon.state() == "playing")
         #expect(daemon.stop() == 0)
@@ -98,11 +96,7 @@ struct DaemonSpeechTests {
             environment: sink.environment.merging(["SHUFFLEBOX_BUTTON_FIFO": fifo]) { $1 })
         try daemon.plug(library)
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
-        let press = { (lines: String) in
-            let handle = try #require(FileHandle(forWritingAtPath: fifo))
-            handle.write(Data(lines.utf8))
-            try handle.close()
-        }
+        let press = { (lines: String) in try DaemonHarness.press(lines, fifo: fifo) }
         try press("0 play press\n60 play release\n")
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" }, "\(daemon.log)")
         // A new stick was announced ("Loading music", "1 song"): let that be said first.

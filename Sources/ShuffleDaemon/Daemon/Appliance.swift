@@ -444,7 +444,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             let running = loop.hasTimer("sleep") || loop.hasTimer("sleep-fade")
             setSleep(seconds: running ? 0 : config.sleepMinutes * 60)
         case .lock:
-            log.debug("button action \(action.rawValue) is not supported by the player yet")
+            break  // `lock.decide` above has toggled it
         }
     }
 
