@@ -62,6 +62,49 @@ struct HotplugTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// What a damaged card can do to the state file between a kill and the next start.
+    enum Damage: String, CaseIterable {
+        /// The whole file is random bytes (the WAL and its index gone too).
+        case random
+        /// The header is intact, every page after it is random.
+        case garbled
+        /// The file is cut to half its size, as an interrupted copy leaves it.
+        case truncated
+        /// The write-ahead log is random bytes: SQLite ignores frames whose checksums do not hold.
+        case walGarbage
+
+        /// Whether the daemon must find the file damaged (and say so), not just carry on.
+        var replacesTheDatabase: Bool { self != .walGarbage }
+
+        func apply(to database: String) throws {
+            var generator = SystemRandomNumberGenerator()
+            func random(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+            let size = (try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
+            switch self {
+            case .random:
+                try random(max(size, 4096)).write(to: URL(fileURLWithPath: database))
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            case .garbled:
+                let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
+                try handle.seek(toOffset: 100)
+                try handle.write(contentsOf: random(max(size - 100, 8192)))
+                try handle.close()
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            case .truncated:
+                let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
+                try handle.truncate(atOffset: UInt64(size / 2))
+                try handle.close()
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            case .walGarbage:
+                try random(64 * 1024).write(to: URL(fileURLWithPath: database + "-wal"))
+            }
+        }
+    }
+
+    /// `scripts/kill9-soak` runs this with SHUFFLEBOX_KILL_ROUNDS=200. Every fifth round (the third of
+    /// `make test`'s four) the state file is damaged after the kill, each kind of `Damage` in turn: the next
+    /// start must still play within 5 s, say so in `status` when it had to start a fresh database, and the
+    /// database must pass the integrity check after its own kill. Only the resume point may be lost then.
     @Test(.enabled(if: PacedSink.isAvailable, "needs pulseaudio for a device that keeps real time"))
     func killNineRoundsKeepTheDatabaseIntactAndResume() throws {
         let rounds = Int(ProcessInfo.processInfo.environment["SHUFFLEBOX_KILL_ROUNDS"] ?? "") ?? 4
@@ -71,6 +114,8 @@ struct HotplugTests {
         defer { try? sink.stop() }
         try first.plug(library)
         var last: (track: String, positionMs: Int)?
+        var damaged: Damage?
+        var damages = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<rounds {
             // Every round is a fresh process on the same state directory, socket and stick.
@@ -78,8 +123,13 @@ struct HotplugTests {
             try daemon.start(device: "paced", environment: sink.environment)
             #expect(
                 DaemonHarness.wait(seconds: 5) { daemon.state() == "playing" && daemon.trackPath() != nil },
-                "round \(round): \(daemon.log)")
-            if let last, let status = try? daemon.status() {
+                "round \(round)\(damaged.map { " after \($0) damage" } ?? ""): \(daemon.log)")
+            if let damage = damaged {
+                let warning = (try? daemon.status())?["warning"] as? String ?? ""
+                if damage.replacesTheDatabase {
+                    #expect(warning.contains("was damaged"), "round \(round) after \(damage) damage: \(daemon.log)")
+                }
+            } else if let last, let status = try? daemon.status() {
                 let position = status["positionMs"] as? Int ?? -1
                 let sameTrack = daemon.trackPath() == last.track
                 // Within 5 s of the last position heard (or just past the end, on the next track).
@@ -94,6 +144,13 @@ struct HotplugTests {
             #expect(daemon.stop(SIGKILL) == 128 + SIGKILL)
             let check = try Run.program("/usr/bin/sqlite3", [daemon.database, "PRAGMA integrity_check"])
             #expect(check.stdout == "ok\n", "round \(round): \(check.stdout)\(check.stderr)")
+            damaged = nil
+            if round % 5 == 2 {
+                let damage = Damage.allCases[damages % Damage.allCases.count]
+                damages += 1
+                try damage.apply(to: daemon.database)
+                damaged = damage
+            }
         }
     }
 }
