@@ -52,16 +52,31 @@ import Testing
         // One-off settling: a cancelled save timer fires once, and idle libdispatch workers exit after ~5 s.
         Thread.sleep(forTimeInterval: 7)
         let pid = daemon.process.processIdentifier
-        let before = Self.switches(of: pid)
-        Thread.sleep(forTimeInterval: 4)
-        let after = Self.switches(of: pid)
-        // "threaded-ml" is the PulseAudio client's own thread, loaded by the test's paced sink (alsa-lib's pulse
-        // plugin) and talking to its server; the box has no PulseAudio.
-        let woke = before.keys.filter { !$0.hasSuffix(" threaded-ml") && after[$0] != nil && after[$0] != before[$0] }
-            .sorted()
-        #expect(before.count >= 3, "the daemon's threads were read: \(before)")
-        #expect(
-            woke.isEmpty, "threads that woke while paused: \(woke.map { "\($0): \(before[$0]!) -> \(after[$0]!)" })")
+        // A change of the mount table anywhere in the daemon's namespace rightly wakes its loop once (it logs
+        // "mount table changed"); the private namespace keeps other tests' sticks out, yet a busy machine has
+        // been seen to touch it. A window with such a change proves nothing either way, so it is measured
+        // again; a window without one must be silent.
+        var woke: [String] = []
+        var quietWindows = 0
+        for _ in 0..<4 {
+            let changesBefore = daemon.log.components(separatedBy: "mount table changed").count
+            let before = Self.switches(of: pid)
+            Thread.sleep(forTimeInterval: 4)
+            let after = Self.switches(of: pid)
+            let changesAfter = daemon.log.components(separatedBy: "mount table changed").count
+            #expect(before.count >= 3, "the daemon's threads were read: \(before)")
+            // "threaded-ml" is the PulseAudio client's own thread, loaded by the test's paced sink (alsa-lib's
+            // pulse plugin) and talking to its server; the box has no PulseAudio.
+            woke = before.keys.filter { !$0.hasSuffix(" threaded-ml") && after[$0] != nil && after[$0] != before[$0] }
+                .sorted().map { "\($0): \(before[$0]!) -> \(after[$0]!)" }
+            if changesAfter == changesBefore {
+                quietWindows += 1
+                break
+            }
+            print("IdleTests: the mount table changed during the window; measuring again")
+        }
+        #expect(quietWindows == 1, "every window had a mount-table change:\n\(daemon.log)")
+        #expect(woke.isEmpty, "threads that woke while paused: \(woke)\n\(daemon.log.suffix(3000))")
         #expect(daemon.state() == "paused")
     }
 }

@@ -148,6 +148,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func mountTableChanged() {
         let change = mounts.refresh()
+        // Any mount anywhere in the daemon's namespace wakes it once; the line tells such a wake from others.
+        log.debug("mount table changed: \(change.appeared.count) appeared, \(change.gone.count) gone under the library roots")
         for entry in change.gone {
             if entry.mountPoint.display == machine.active?.mountPoint { speaker?.handle(.stickPulled) }
             apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display)))
