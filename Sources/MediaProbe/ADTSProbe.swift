@@ -2,10 +2,9 @@ import ShuffleCore
 
 /// Measures a raw AAC stream in ADTS frames (`.aac`) by walking its frame headers, as the MPEG scanner
 /// walks MP3 frames: each frame holds 1024 samples per raw data block. ADTS carries no priming or padding,
-/// so a decoder yields every frame's samples. Past `walkBudget` bytes the count is scaled up (an estimate).
+/// so a decoder yields every frame's samples. Past the source's `walkBudget` bytes the count is scaled up (an
+/// estimate).
 enum ADTSProbe {
-    /// The most bytes walked.
-    static let walkBudget = 24 * 1024 * 1024
     /// Frames in a row that prove a stream.
     static let framesToProve = 3
 
@@ -55,7 +54,7 @@ enum ADTSProbe {
         }
         var position = start
         var samples: Int64 = 0
-        let stop = min(end, start + walkBudget)
+        let stop = start + min(end - start, source.walkBudget)
         var isEstimate = false
         while position < end {
             if position >= stop {

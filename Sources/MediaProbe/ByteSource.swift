@@ -42,6 +42,17 @@ final class ByteSource {
     private(set) var largestRead = 0
     /// Bytes fetched from the file (or copied from memory) so far (for tests).
     private(set) var totalRead = 0
+    /// The most bytes of a stream a frame walk reads before it estimates the rest from what it counted
+    /// (`MPEGStreamScanner`, `ADTSProbe`). The index's first probe keeps it small, so that no file holds the
+    /// indexer for long; the background pass that refines estimates lifts it (`MediaProbe.probeInFull`).
+    var walkBudget = ByteSource.defaultWalkBudget
+    /// A 10-minute 192 kbit/s MP3 is 14 MB: walked in full at the first probe.
+    static let defaultWalkBudget = 24 * 1024 * 1024
+    /// Asked before every read from the file; once it answers true, reads return nothing (as after an I/O
+    /// error) and `wasCancelled` is set, so a long walk stops within one block.
+    var isCancelled: (() -> Bool)?
+    /// Whether a read was refused because `isCancelled` said stop.
+    private(set) var wasCancelled = false
 
     /// Wraps bytes in memory.
     init(bytes: [UInt8]) {
@@ -114,7 +125,11 @@ final class ByteSource {
 
     /// Reads with `pread`, retrying on EINTR and short reads; stops at the end or on an error.
     private func readDirect(fd: Int32, offset: Int, length: Int) -> [UInt8] {
-        guard ioError == nil else { return [] }
+        guard ioError == nil, !wasCancelled else { return [] }
+        if let isCancelled, isCancelled() {
+            wasCancelled = true
+            return []
+        }
         var out = [UInt8](repeating: 0, count: length)
         var done = 0
         out.withUnsafeMutableBytes { buffer in

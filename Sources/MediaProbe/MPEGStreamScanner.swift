@@ -30,10 +30,9 @@ struct MPEGStreamScanner {
     /// How far past the expected start libmpg123 looks for the first frame (`skip_junk`: 64 KiB, or the
     /// resync limit when that is larger; the player's is 64 KiB too).
     static let searchLimit = 65_536
-    /// The most bytes of a stream a frame walk reads (a 10-minute 192 kbit/s track is 14 MB): past it, the
-    /// frame count is estimated from the bytes walked, so that no file, however large it claims to be (a
-    /// sparse file of 8 GB), holds the indexer for longer than reading this much.
-    static let walkBudget = 24 * 1024 * 1024
+    // The most bytes of a stream a frame walk reads is `source.walkBudget` (24 MiB at index time): past it,
+    // the frame count is estimated from the bytes walked, so that no file, however large it claims to be (a
+    // sparse file of 8 GB), holds the indexer for longer than reading this much.
     /// How many bytes before the tags the check for a whole last frame looks at.
     static let tailWindow = 8 * 1024
     /// A VBR stream up to this size is always walked: trusting its header saves little.
@@ -86,7 +85,7 @@ struct MPEGStreamScanner {
                 frames = output(declared)
             } else {
                 let window = GaplessWindow(declared: declared, delay: delay, padding: padding, samplesPerFrame: spf)
-                let count = walk.count(from: first.offset + first.length, budget: Self.walkBudget, window: window)
+                let count = walk.count(from: first.offset + first.length, budget: source.walkBudget, window: window)
                 guard count.frames > 0 else { return .truncated("no audio after the Xing/Info header") }
                 // Past the budget, a count that fits the estimate is the better guess (libmpg123 uses it).
                 let fits = declared > 0 && declared <= count.frames + count.frames / 8
@@ -95,7 +94,7 @@ struct MPEGStreamScanner {
             }
             guard frames > 0 else { return .truncated("the LAME header's delay and padding leave no audio") }
         } else {
-            let count = walk.count(from: first.offset, budget: Self.walkBudget)
+            let count = walk.count(from: first.offset, budget: source.walkBudget)
             frames = count.samples
             isEstimate = count.isEstimate
             guard frames > 0 else { return .noStream }

@@ -43,6 +43,18 @@ public enum MediaProbe {
         measuredProbe(path: path).outcome
     }
 
+    /// Probes the file at `path` again with no bound on the frame walk: the exact length of a file whose first
+    /// probe (`probe(path:)`, which walks at most 24 MiB of a stream) could only estimate it. The background
+    /// pass that refines estimates calls it; `isCancelled` is asked before every block read, and nil comes
+    /// back when it stopped the walk (a stick pulled, another plugged in).
+    public static func probeInFull(path: PathBytes, isCancelled: @escaping () -> Bool) -> ProbeOutcome? {
+        let result = measuredProbe(path: path, walkBudget: unboundedWalk, isCancelled: isCancelled)
+        return result.cancelled ? nil : result.outcome
+    }
+
+    /// A walk budget no file reaches (a petabyte), yet far from overflowing an offset plus itself.
+    static let unboundedWalk = 1 << 50
+
     /// What one probe read: the longest single read and the bytes read in all (tests bound both).
     struct Reads: Equatable {
         var largest = 0
@@ -50,21 +62,27 @@ public enum MediaProbe {
     }
 
     /// Probes the file at `path` and says how much it read.
-    static func measuredProbe(path: PathBytes) -> (outcome: ProbeOutcome, reads: Reads) {
+    static func measuredProbe(
+        path: PathBytes, walkBudget: Int = ByteSource.defaultWalkBudget, isCancelled: (() -> Bool)? = nil
+    ) -> (outcome: ProbeOutcome, reads: Reads, cancelled: Bool) {
         let name = lastComponent(of: path)
         let ext = fileExtension(name)
-        if ignoredExtensions.contains(ext) { return (.notAudio, Reads()) }
+        if ignoredExtensions.contains(ext) { return (.notAudio, Reads(), false) }
         let fd = open(path.cString, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads()) }
+        guard fd >= 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads(), false) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads()) }
+        guard fstat(fd, &info) == 0 else {
+            return (.unplayable(reason: "cannot read: \(describe(errno))"), Reads(), false)
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return (isAudioName(ext) ? .unplayable(reason: "not a regular file") : .notAudio, Reads())
+            return (isAudioName(ext) ? .unplayable(reason: "not a regular file") : .notAudio, Reads(), false)
         }
         let source = ByteSource(fd: fd, size: Int(info.st_size))
+        source.walkBudget = walkBudget
+        source.isCancelled = isCancelled
         let outcome = probe(source, fileName: name)
-        return (outcome, Reads(largest: source.largestRead, total: source.totalRead))
+        return (outcome, Reads(largest: source.largestRead, total: source.totalRead), source.wasCancelled)
     }
 
     /// Probes an in-memory file (tests, fuzzing); `fileName` gives the extension and the title fallback.

@@ -10,15 +10,20 @@ public struct FileProber: Sendable {
     public var ignoredExtensions: Set<String>
     /// Reads one file (absolute path).
     public var probe: @Sendable (PathBytes) -> ProbeOutcome
+    /// Reads one file again with no bound on how much of its stream is walked (the exact length of a file
+    /// `probe` estimated); asks its second argument before every block read, and gives nil once that said stop.
+    public var probeInFull: @Sendable (PathBytes, @escaping () -> Bool) -> ProbeOutcome?
 
-    /// Creates a prober.
+    /// Creates a prober; without `probeInFull`, estimates stay estimates.
     public init(
         audioExtensions: Set<String>, ignoredExtensions: Set<String>,
-        probe: @escaping @Sendable (PathBytes) -> ProbeOutcome
+        probe: @escaping @Sendable (PathBytes) -> ProbeOutcome,
+        probeInFull: @escaping @Sendable (PathBytes, @escaping () -> Bool) -> ProbeOutcome? = { _, _ in nil }
     ) {
         self.audioExtensions = audioExtensions
         self.ignoredExtensions = ignoredExtensions
         self.probe = probe
+        self.probeInFull = probeInFull
     }
 
     /// Whether a file with this relative path is skipped without being opened.
@@ -50,5 +55,6 @@ extension FileProber {
     /// The real prober: `MediaProbe`'s extension lists and its pure-Swift MP3 probe.
     public static let mediaProbe = FileProber(
         audioExtensions: MediaProbe.audioExtensions, ignoredExtensions: MediaProbe.ignoredExtensions,
-        probe: { MediaProbe.probe(path: $0) })
+        probe: { MediaProbe.probe(path: $0) },
+        probeInFull: { MediaProbe.probeInFull(path: $0, isCancelled: $1) })
 }

@@ -152,6 +152,27 @@ public struct Indexer {
         return try finish(summary, key: key, counters: counters)
     }
 
+    /// Walks in full the streams whose length the run could only estimate (the first probe reads at most
+    /// 24 MiB of a stream, so one huge file cannot hold back the rest of the stick), and stores the exact
+    /// lengths. Call it after `run` has reported, on the same thread: music is playing by then, and a track
+    /// whose walk is cut short (cancelled, the stick pulled) keeps its estimate for the next run to refine.
+    /// Returns how many lengths it stored.
+    public func refineEstimates(key: String) throws(LibraryError) -> Int {
+        guard let volume = try database.existingVolume(key: key) else { return 0 }
+        let estimated = try database.wrap { () throws(SQLiteError) in try database.estimatedTracks(of: volume) }
+        var refined = 0
+        let isCancelled: () -> Bool = { [cancellation] in cancellation?.isCancelled == true }
+        for (id, path) in estimated {
+            if isCancelled() { break }
+            guard let outcome = prober.probeInFull(volume.root.appending(path), isCancelled) else { break }
+            // A file that no longer probes as it did has changed: the next run reads it again by its size and time.
+            guard case .audio(_, let stream) = outcome else { continue }
+            try database.wrap { () throws(SQLiteError) in try database.setLength(id: id, of: stream) }
+            refined += 1
+        }
+        return refined
+    }
+
     /// Fills in the library's counts after the run and reports them.
     private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError)
         -> IndexSummary

@@ -6,7 +6,8 @@ extension LibraryDatabase {
     static let entryColumns = """
         f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
         t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak,
-        t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain
+        t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain,
+        t.duration_estimated
         """
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
@@ -210,7 +211,8 @@ extension LibraryDatabase {
         let stream = statement.text(at: 18).map { codec in
             StreamInfo(
                 codec: codec, sampleRate: Int(statement.int64(at: 19)), channels: Int(statement.int64(at: 20)),
-                frames: statement.int64(at: 22), bitsPerSample: statement.intOrNil(at: 21))
+                frames: statement.int64(at: 22), isEstimate: statement.int64(at: 25) != 0,
+                bitsPerSample: statement.intOrNil(at: 21))
         }
         return LibraryEntry(
             id: TrackID(statement.int64(at: 0)), path: PathBytes(statement.blob(at: 1)),

@@ -77,6 +77,35 @@ extension LibraryDatabase {
         }
     }
 
+    /// Tracks of `volume` whose length is an estimate (`Indexer.refineEstimates`), by path.
+    public func estimatedTracks(of volume: VolumeRef) throws(SQLiteError) -> [(id: Int64, path: PathBytes)] {
+        try withStatement(
+            """
+            SELECT f.id, f.path FROM files f JOIN tracks t ON t.id = f.id
+            WHERE f.volume_id = ?1 AND f.status = 'ok' AND t.duration_estimated != 0 ORDER BY f.path
+            """
+        ) { statement throws(SQLiteError) in
+            try statement.bind(volume.id, at: 1)
+            var result: [(id: Int64, path: PathBytes)] = []
+            while try statement.step() == .row { result.append((statement.int64(at: 0), PathBytes(statement.blob(at: 1)))) }
+            return result
+        }
+    }
+
+    /// Stores the length a whole walk of track `id`'s stream found (only the length: its tags were read at the
+    /// first probe, and the file has not changed since, or the index run would have read it again).
+    public func setLength(id: Int64, of stream: StreamInfo) throws(SQLiteError) {
+        try withStatement(
+            "UPDATE tracks SET frames = ?2, duration_ms = ?3, duration_estimated = ?4 WHERE id = ?1"
+        ) { statement throws(SQLiteError) in
+            try statement.bind(id, at: 1)
+            try statement.bind(stream.frames, at: 2)
+            try statement.bind(stream.durationMs, at: 3)
+            try statement.bind(stream.isEstimate ? 1 : 0, at: 4)
+            try statement.run()
+        }
+    }
+
     /// Deletes file `id`; its track and FTS rows go with it.
     public func deleteFile(id: Int64) throws(SQLiteError) {
         try withStatement("DELETE FROM files WHERE id = ?1") { statement throws(SQLiteError) in
@@ -108,9 +137,10 @@ extension LibraryDatabase {
             """
             INSERT INTO tracks(id, title, artist, album, album_artist, track, track_total, disc, disc_total,
                 year, genre, duration_ms, frames, sample_rate, channels, codec,
-                rg_track_gain, rg_album_gain, rg_track_peak, bits_per_sample, rg_album_peak, header_gain)
+                rg_track_gain, rg_album_gain, rg_track_peak, bits_per_sample, rg_album_peak, header_gain,
+                duration_estimated)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-                ?22)
+                ?22, ?23)
             """
         ) { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
@@ -135,6 +165,7 @@ extension LibraryDatabase {
             try statement.bind(stream.bitsPerSample, at: 20)
             try statement.bind(tags.replayGainAlbumPeak, at: 21)
             try statement.bind(tags.headerGain, at: 22)
+            try statement.bind(stream.isEstimate ? 1 : 0, at: 23)
             try statement.run()
         }
         try withStatement(

@@ -7,7 +7,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -72,6 +72,16 @@ enum Schema {
         UPDATE files SET mtime_ns = -1 WHERE status IN ('unplayable', 'ignored');
         """
 
+    /// Version 3: a track's length may be an estimate. The first probe walks at most 24 MiB of a stream (so
+    /// that no file holds the indexer for long) and scales the count up past that; `duration_estimated` says
+    /// so until the background pass after the index run has walked the whole stream
+    /// (`Indexer.refineEstimates`). Version 2 did not record it: a playable file over 24 MiB may hold an
+    /// estimate, so each is walked again once (a smaller file was always walked in full).
+    static let version3 = """
+        ALTER TABLE tracks ADD COLUMN duration_estimated INTEGER NOT NULL DEFAULT 0;
+        UPDATE tracks SET duration_estimated = 1 WHERE id IN (SELECT id FROM files WHERE size > 25165824);
+        """
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds two or three. The whole library database of a
@@ -116,6 +126,12 @@ enum Schema {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(version2)
                 try connection.execute("PRAGMA user_version = 2")
+            }
+        }
+        if version < 3 {
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.execute(version3)
+                try connection.execute("PRAGMA user_version = 3")
             }
         }
     }

@@ -100,7 +100,7 @@ import Testing
     func aHugeClaimedLengthInAContainerIsNeverRead(_ name: String) throws {
         let (_, head, tail) = try #require(Self.cases.first { $0.0 == name })
         let path = try sparse(name, head: head, tail: tail)
-        let (outcome, reads) = MediaProbe.measuredProbe(path: path)
+        let (outcome, reads, _) = MediaProbe.measuredProbe(path: path)
         #expect(reads.largest <= ByteSource.maxRead, "\(name): one read of \(reads.largest) bytes")
         #expect(reads.total <= 4 * ByteSource.maxRead, "\(name): \(reads.total) bytes read in all")
         guard case .unplayable(let reason) = outcome else {

@@ -22,7 +22,7 @@ struct FormatLibraryTests {
         var perFormat: [String: Int] = [:]
         var brokenPerFormat: [String: Int] = [:]
         for row in manifest.rows {
-            let (outcome, reads) = MediaProbe.measuredProbe(path: root.appending(row.path))
+            let (outcome, reads, _) = MediaProbe.measuredProbe(path: root.appending(row.path))
             let place = "\(row.path.display) [\(row.codec ?? "-") \(row.note ?? "")]"
             #expect(reads.largest <= ByteSource.maxRead, "\(place): one read of \(reads.largest) bytes")
             #expect(reads.total <= 2 * ByteSource.maxRead, "\(place): \(reads.total) bytes read")

@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: HostileFiles.all)
     func aHugeClaimedLengthIsNeverAllocatedOrRead(_ hostile: HostileFiles.Case) throws {
         let url = try hostile.write(in: folder.url)
-        let (outcome, reads) = MediaProbe.measuredProbe(path: PathBytes(url.path))
+        let (outcome, reads, _) = MediaProbe.measuredProbe(path: PathBytes(url.path))
         #expect(reads.largest <= ByteSource.maxRead, "one read of \(reads.largest) bytes")
         #expect(reads.total <= 4 * ByteSource.maxRead, "\(reads.total) bytes read in all")
         if hostile.isPlayable {
@@ -35,7 +35,7 @@ import Testing
         // 40 frames, then 8 GiB of zeros: libmpg123 resyncs 64 KiB at a time and the player's decoder gives up
         // after 9 failed reads, so the 40 frames are the track, and the walk reads about as far.
         let url = try HostileFiles.eightGiBStream.write(in: folder.url)
-        let (outcome, reads) = MediaProbe.measuredProbe(path: PathBytes(url.path))
+        let (outcome, reads, _) = MediaProbe.measuredProbe(path: PathBytes(url.path))
         guard case .audio(_, let stream) = outcome else {
             Issue.record("\(outcome)")
             return
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aStreamLongerThanTheWalkBudgetGetsAnEstimateFromWhatWasWalked() throws {
-        let frames = MPEGStreamScanner.walkBudget / 417 + 2000
+        let frames = ByteSource.defaultWalkBudget / 417 + 2000
         guard case .audio(_, let stream) = MediaProbe.probe(bytes: MP3Builder.frames(frames), fileName: "long.mp3")
         else {
             Issue.record("not audio")
@@ -55,6 +55,36 @@ import Testing
         }
         #expect(stream.isEstimate)
         #expect(abs(stream.frames - Int64(frames * 1152)) <= Int64(frames * 1152) / 100)
+    }
+
+    @Test func theFullProbeCountsWhatTheFirstProbeEstimated() throws {
+        let frames = ByteSource.defaultWalkBudget / 417 + 2000
+        let url = folder.url.appendingPathComponent("long.mp3")
+        try Data(MP3Builder.frames(frames)).write(to: url)
+        guard case .audio(_, let first) = MediaProbe.probe(path: PathBytes(url.path)),
+            case .audio(_, let full) = MediaProbe.probeInFull(path: PathBytes(url.path), isCancelled: { false })
+        else {
+            Issue.record("not audio")
+            return
+        }
+        #expect(first.isEstimate)
+        #expect(!full.isEstimate)
+        #expect(full.frames == Int64(frames * 1152))
+    }
+
+    @Test func aCancelledFullProbeGivesNoAnswerRatherThanAShortCount() throws {
+        let frames = ByteSource.defaultWalkBudget / 417 + 2000
+        let url = folder.url.appendingPathComponent("long-cancelled.mp3")
+        try Data(MP3Builder.frames(frames)).write(to: url)
+        final class Asked { var count = 0 }
+        let asked = Asked()
+        // Stopped a few hundred blocks into the walk, as a pulled stick or a new one stops it.
+        let outcome = MediaProbe.probeInFull(path: PathBytes(url.path)) {
+            asked.count += 1
+            return asked.count > 300
+        }
+        #expect(outcome == nil)
+        #expect(asked.count == 301, "no read is asked for once it said stop")
     }
 
     @Test func aStreamWithinTheBudgetIsCountedExactly() throws {

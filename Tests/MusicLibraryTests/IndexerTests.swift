@@ -168,3 +168,81 @@ import Testing
         #expect(warnings.contains { $0.contains("locked") })
     }
 }
+
+/// Lengths the first probe can only estimate (a stream over its 24 MiB walk) are walked in full after the run.
+@Suite struct EstimatedLengthTests {
+    /// 62,000 frames of 417 bytes: a 25.9 MB stream, past the first probe's walk.
+    static let frames = 62_000
+
+    /// A stick folder holding `long.mp3` (and `short.mp3`, 400 frames, when `short`), its real root and key.
+    static func stick(short: Bool) throws -> (TemporaryDirectory, PathBytes, String) {
+        let scratch = try TemporaryDirectory(prefix: "estimated")
+        let stick = scratch.appending("stick")
+        try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
+        try Data(HostileFiles.silentFrames(frames)).write(to: stick.appendingPathComponent("long.mp3"))
+        if short { try Data(HostileFiles.silentFrames(400)).write(to: stick.appendingPathComponent("short.mp3")) }
+        let root = try #require(LibraryLocation.realPath(stick.path))
+        return (scratch, root, VolumeRef.pathKey(for: root))
+    }
+
+    @Test func theRunEstimatesALongStreamAndTheRefiningPassStoresItsExactLength() throws {
+        let (scratch, root, key) = try Self.stick(short: true)
+        let database = try LibraryDatabase(path: scratch.path + "/library.db", create: true)
+        let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+        _ = try indexer.run(root: root, key: key, now: 1_700_000_000)
+        func entries() throws -> [String: StreamInfo] {
+            let volume = try #require(try database.existingVolume(key: key))
+            return Dictionary(
+                uniqueKeysWithValues: try database.entries(of: volume).compactMap { entry in
+                    entry.stream.map { (entry.path.display, $0) }
+                })
+        }
+        let first = try entries()
+        #expect(first["long.mp3"]?.isEstimate == true)
+        #expect(first["short.mp3"]?.isEstimate == false)
+        #expect(first["short.mp3"]?.frames == Int64(400 * 1152))
+
+        #expect(try indexer.refineEstimates(key: key) == 1)
+        let refined = try entries()
+        #expect(refined["long.mp3"]?.isEstimate == false)
+        #expect(refined["long.mp3"]?.frames == Int64(Self.frames * 1152))
+        // Nothing is walked twice: the next pass finds no estimate, and a run over the unchanged stick keeps it.
+        #expect(try indexer.refineEstimates(key: key) == 0)
+        _ = try indexer.run(root: root, key: key, now: 1_700_000_100)
+        #expect(try entries()["long.mp3"]?.isEstimate == false)
+    }
+
+    @Test func aCancelledPassKeepsTheEstimateForTheNextRun() throws {
+        let (scratch, root, key) = try Self.stick(short: false)
+        let database = try LibraryDatabase(path: scratch.path + "/library.db", create: true)
+        let cancellation = IndexCancellation()
+        let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in }, cancellation: cancellation)
+        _ = try indexer.run(root: root, key: key, now: 1_700_000_000)
+        cancellation.cancel()
+        #expect(try indexer.refineEstimates(key: key) == 0)
+        let volume = try #require(try database.existingVolume(key: key))
+        #expect(try database.entries(of: volume).first?.stream?.isEstimate == true)
+    }
+
+    @Test func aVersion2DatabaseWalksItsLongFilesOnceMore() throws {
+        let (scratch, root, key) = try Self.stick(short: true)
+        let path = scratch.path + "/library.db"
+        do {
+            let database = try LibraryDatabase(path: path, create: true)
+            let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+            _ = try indexer.run(root: root, key: key, now: 1_700_000_000)
+            #expect(try indexer.refineEstimates(key: key) == 1)
+        }
+        // What version 2 left: no column saying which lengths are estimates.
+        let downgrade = try Run.program(
+            "/usr/bin/sqlite3", [path, "ALTER TABLE tracks DROP COLUMN duration_estimated; PRAGMA user_version = 2"])
+        #expect(downgrade.status == 0, "\(downgrade.stderr)")
+        let database = try LibraryDatabase(path: path, create: false)
+        let volume = try #require(try database.existingVolume(key: key))
+        let marked = try database.entries(of: volume).filter { $0.stream?.isEstimate == true }.map(\.path.display)
+        #expect(marked == ["long.mp3"], "only a file over the first walk's 24 MiB may hold an estimate")
+        let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+        #expect(try indexer.refineEstimates(key: key) == 1)
+        #expect(try database.entries(of: volume).allSatisfy { $0.stream?.isEstimate == false })
+    }
+}

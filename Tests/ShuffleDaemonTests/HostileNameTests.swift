@@ -39,5 +39,15 @@ import Testing
         #expect(lines.contains { $0.hasSuffix("(\\x1B[2Jclear.mp3)") }, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("(back\\\\xFFslash.mp3)") }, "a real backslash: \(lines)")
         #expect(lines.contains { $0.hasSuffix("(back\\xFFslash.mp3)") }, "a byte that is not UTF-8: \(lines)")
+        // In JSON both names' `path` reads `back\xFFslash.mp3`; `pathHex` holds the bytes of the one that is not
+        // UTF-8, and is null for the one whose name really has a backslash.
+        let objects = try Run.shufflebox(["list", "--json", "--db", db]).stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let twins = objects.filter { ($0["path"] as? String)?.hasSuffix("back\\xFFslash.mp3") == true }
+        #expect(twins.count == 2, "\(objects)")
+        let hexes = twins.map { $0["pathHex"] as? String ?? "null" }.sorted()
+        let nameHex = names[3].map { String(format: "%02x", $0) }.joined()
+        #expect(hexes.count == 2 && hexes[0].hasSuffix(nameHex) && hexes[1] == "null", "\(twins)")
     }
 }

@@ -209,6 +209,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             log.warning(reason)
             announcedIndexing.remove(volumeID)
             apply(machine.handle(.indexed(volumeID: volumeID, playable: trackCount[volumeID] ?? 0)))
+        case .lengthsRefined:
+            // Clients see the exact durations once the listing is read again.
+            if machine.active?.id == volumeID { refreshListing(volumeID) }
         }
     }
 

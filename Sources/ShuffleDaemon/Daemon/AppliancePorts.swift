@@ -11,6 +11,8 @@ enum IndexReport: Sendable, Equatable {
     case finished(playable: Int)
     /// Indexing failed; the reason is for a person.
     case failed(String)
+    /// After a finished run, this many estimated lengths were walked in full and stored.
+    case lengthsRefined(Int)
 }
 
 /// What the player reports (posted to the event loop).

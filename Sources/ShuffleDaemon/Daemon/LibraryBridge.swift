@@ -139,6 +139,13 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     )
                     if summary.tracks > 0 && !announced { report(.firstPlayable) }
                     report(.finished(playable: summary.tracks))
+                    // Music plays by now: the lengths the first probe estimated are walked in full, on this
+                    // thread, until done or until this stick's run is cancelled.
+                    let refined = try indexer.refineEstimates(key: key)
+                    if refined > 0 && !cancellation.isCancelled {
+                        log.info("walked \(refined) long tracks of \(volume.mountPoint) in full for their exact length")
+                        report(.lengthsRefined(refined))
+                    }
                 }
             } catch {
                 guard !cancellation.isCancelled else { return }

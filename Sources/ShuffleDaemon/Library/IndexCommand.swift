@@ -22,6 +22,16 @@ enum IndexCommand {
                     root: root, key: VolumeRef.pathKey(for: root), now: Int64(time(nil)))
             }
             Terminal.error(summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
+            if summary.outcome == .complete {
+                // The lengths the first probe could only estimate (streams over 24 MiB), walked in full.
+                let refined = try await store.perform { database throws(LibraryError) -> Int in
+                    let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+                    return try indexer.refineEstimates(key: VolumeRef.pathKey(for: root))
+                }
+                if refined > 0 {
+                    Terminal.error("walked \(refined) long track\(refined == 1 ? "" : "s") in full for the exact length")
+                }
+            }
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
             // The index keeps what it had: a person should know it is not in step with the folder.
             Terminal.error(

@@ -5,12 +5,15 @@ import ShuffleCore
 
 /// How `list` and `search` print library entries.
 enum LibraryOutput {
-    /// One JSON object: the keys of `shufflebox list --json`, absent values as null.
+    /// One JSON object: the keys of `shufflebox list --json`, absent values as null. `path` shows a byte that
+    /// is not UTF-8 as the four characters `\xHH`, as a name could hold them for real; `pathHex` then gives the
+    /// name's exact bytes (null for a UTF-8 name, which `path` already is exactly).
     static func json(_ entry: LibraryEntry) -> String {
         let tags = entry.tags
         return JSONText.render(
             .object([
                 ("path", .string(entry.path.display)),
+                ("pathHex", entry.path.isValidUTF8 ? .null : .string(hex(entry.path.bytes))),
                 ("status", .string(entry.status.rawValue)),
                 ("reason", JSONText.string(entry.reason)),
                 ("title", JSONText.string(tags.title)),
@@ -24,6 +27,9 @@ enum LibraryOutput {
                 ("year", JSONText.int(tags.year)),
                 ("genre", JSONText.string(tags.genre)),
                 ("durationMs", JSONText.int(entry.durationMs)),
+                // True while the length is estimated from the start of a stream too long to walk at once; the
+                // pass after the index run walks it in full.
+                ("durationEstimated", entry.stream.map { .bool($0.isEstimate) } ?? .null),
                 ("format", JSONText.string(entry.stream?.codec)),
                 ("sampleRate", JSONText.int(entry.stream?.sampleRate)),
                 ("channels", JSONText.int(entry.stream?.channels)),
@@ -43,6 +49,18 @@ enum LibraryOutput {
             entry.tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? LibraryDatabase.fileTitle(entry.path))
         guard let artist = entry.tags.artist, !artist.isEmpty else { return "\(title)  (\(path))" }
         return "\(TerminalText.escape(artist)) - \(title)  (\(path))"
+    }
+
+    /// Lower-case hex of `bytes`, two digits a byte.
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return out
     }
 
     /// Writes `lines` to stdout in large chunks.
