@@ -58,9 +58,19 @@ final class DaemonHarness: @unchecked Sendable {
                 "--device", device ?? fileDevice, "--log-level", "debug",
             ] + arguments
         if privateMounts {
-            // unshare execs the daemon in its own process: `process.processIdentifier` stays the daemon's.
+            // unshare and then sh exec the daemon in their own process: `process.processIdentifier` stays the
+            // daemon's. The new namespace starts as a copy of the mount table, other tests' sticks in /tmp
+            // included; when such a test removes its stick's folder, the kernel drops the copy here too, and
+            // that change of the mount table would wake the daemon. So the copies are let go first.
+            let prune = """
+                awk '{ print $5 }' /proc/self/mountinfo | grep '^/tmp/' | grep -v -F "$0" | sort -r |
+                    while read -r m; do umount -l "$m" 2>/dev/null; done
+                exec "$@"
+                """
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            process.arguments = ["--mount", "--propagation", "private", PackagePaths.shufflebox.path] + daemonArguments
+            process.arguments =
+                ["--mount", "--propagation", "private", "/bin/sh", "-c", prune, directory.path, PackagePaths.shufflebox.path]
+                + daemonArguments
         } else {
             process.executableURL = PackagePaths.shufflebox
             process.arguments = daemonArguments
