@@ -38,6 +38,7 @@ typedef __typeof__(&av_frame_free) shim_av_frame_free;
 typedef __typeof__(&av_frame_unref) shim_av_frame_unref;
 typedef __typeof__(&av_dict_set) shim_av_dict_set;
 typedef __typeof__(&av_dict_free) shim_av_dict_free;
+typedef __typeof__(&av_dict_get) shim_av_dict_get;
 typedef __typeof__(&av_log_set_level) shim_av_log_set_level;
 typedef __typeof__(&av_rescale_q) shim_av_rescale_q;
 typedef __typeof__(&av_sample_fmt_is_planar) shim_av_sample_fmt_is_planar;

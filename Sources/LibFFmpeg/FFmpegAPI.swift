@@ -29,6 +29,7 @@ struct FFmpegAPI {
     let av_frame_unref: shim_av_frame_unref
     let av_dict_set: shim_av_dict_set
     let av_dict_free: shim_av_dict_free
+    let av_dict_get: shim_av_dict_get
     let av_rescale_q: shim_av_rescale_q
     let av_sample_fmt_is_planar: shim_av_sample_fmt_is_planar
     let av_strerror: shim_av_strerror
@@ -95,6 +96,7 @@ struct FFmpegAPI {
             let u: shim_av_frame_unref = get("av_frame_unref"),
             let v: shim_av_dict_set = get("av_dict_set"),
             let w: shim_av_dict_free = get("av_dict_free"),
+            let dictGet: shim_av_dict_get = get("av_dict_get"),
             let x: shim_av_rescale_q = get("av_rescale_q"),
             let y: shim_av_sample_fmt_is_planar = get("av_sample_fmt_is_planar"),
             let z: shim_av_strerror = get("av_strerror"),
@@ -123,6 +125,7 @@ struct FFmpegAPI {
         av_frame_unref = u
         av_dict_set = v
         av_dict_free = w
+        av_dict_get = dictGet
         av_rescale_q = x
         av_sample_fmt_is_planar = y
         av_strerror = z

@@ -91,6 +91,17 @@ public final class FFmpegDecoder {
         }
     }
 
+    /// The real samples iTunes' gapless tag names (`iTunSMPB`: " 00000000 priming padding samples …", hex),
+    /// which FFmpeg's MP4 reader keeps in the file's metadata; nil without one.
+    private func iTunesSamples(_ context: UnsafeMutablePointer<AVFormatContext>) -> Int64? {
+        guard let entry = api.av_dict_get(context.pointee.metadata, "iTunSMPB", nil, 0),
+            let value = entry.pointee.value
+        else { return nil }
+        let fields = String(cString: value).split(separator: " ")
+        guard fields.count >= 4, let samples = Int64(fields[3], radix: 16), samples > 0 else { return nil }
+        return samples
+    }
+
     private func openContainer() throws(FFmpegError) {
         var options: OpaquePointer?
         _ = api.av_dict_set(&options, "format_whitelist", "mov,wav,aiff", 0)
@@ -116,6 +127,12 @@ public final class FFmpegDecoder {
         let parameters = stream.pointee.codecpar!
         let id = parameters.pointee.codec_id
         duration = id == AV_CODEC_ID_AAC && stream.pointee.duration > 0 ? stream.pointee.duration : nil
+        if id == AV_CODEC_ID_AAC, parameters.pointee.sample_rate > 0, let samples = iTunesSamples(opened) {
+            // Without an edit list FFmpeg cuts iTunSMPB's priming but plays its padding: the tag's sample count
+            // ends the track (with an edit list the two agree, and the shorter wins).
+            let end = api.av_rescale_q(samples, AVRational(num: 1, den: parameters.pointee.sample_rate), timeBase)
+            duration = min(duration ?? end, end)
+        }
         guard FFmpegDecoder.allowed(id) else {
             let name = codecName(id)
             throw FFmpegError(function: "avcodec_find_decoder", code: -ENOSYS, context: context,

@@ -38,6 +38,23 @@ struct FormatPlaybackTests {
         expectSame(played.samples, reference.samples, spec)
     }
 
+    /// Older iTunes and many encoders give AAC's gapless trim only as the `iTunSMPB` tag, with no edit list:
+    /// FFmpeg cuts the priming it names but would play the padding, a few ms of silence at every join.
+    @Test func anAACFileWhoseOnlyTrimIsITunSMPBEndsOnItsLastRealSample() async throws {
+        let folder = try TemporaryDirectory()
+        let spec = AudioFixtures.Spec(.aac, seconds: 0.9)
+        let encoded = try AudioFixtures.make(spec, in: folder.url, name: "tone")
+        let file = folder.appending("itunes.m4a")
+        let made = try Run.program(
+            PackagePaths.root.appendingPathComponent("tools/make-testlib").path,
+            ["itunsmpb", encoded.path, file.path, String(spec.frames)])
+        #expect(made.status == 0, "\(made.stderr)")
+        let played = try await play([file], specs: [spec])
+        #expect(played.frames == spec.frames, "played \(played.frames), the tag names \(spec.frames)")
+        // FFmpeg's own command line keeps the padding: the file really holds more than the tag's samples.
+        #expect(try AudioFixtures.reference(file, spec).frames > spec.frames)
+    }
+
     @Test func tracksOfDifferentFormatsFollowEachOtherGaplesslyFrameForFrame() async throws {
         let specs: [AudioFixtures.Spec] = [
             .init(.flac, seconds: 1.3), .init(.wav, seconds: 0.7), .init(.vorbis, seconds: 1.1),
