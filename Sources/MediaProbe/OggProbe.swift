@@ -6,7 +6,8 @@ import ShuffleCore
 /// always decodes at 48 kHz); the comment header (`\u{3}vorbis`, `OpusTags`) the tags, reassembled
 /// across pages up to `maxCommentBytes`. The length is the granule position of the stream's last page,
 /// found in the last `tailWindow` bytes with its CRC checked, minus Opus's pre-skip, which is what
-/// libvorbisfile and libopusfile yield. A file whose last page is incomplete is cut short.
+/// libvorbisfile and libopusfile yield. A file whose last page is incomplete is cut short. A chained file
+/// (links one after another, each a stream of its own) is walked page by page and its links' lengths added.
 enum OggProbe {
     /// The most pages read from the start for the headers.
     static let maxHeadPages = 512
@@ -114,13 +115,24 @@ enum OggProbe {
         }
         let end = TailTags(source: source, floor: start).audioEnd
         let tail = lastPage(source, serial: first.serial, from: max(start, end - tailWindow), to: end)
-        guard let granule = tail.granule else { return .unplayable(reason: "Ogg file is damaged: no last page found") }
         if tail.endsEarly { return .unplayable(reason: "audio is cut short: the last Ogg page is incomplete") }
+        var info = tags.tagInfo(resolveGenre: false)
+        info.headerGain = headerGain
+        if let last = tail.lastSerial, last != first.serial {
+            // A chain (a radio recording, files joined with cat): links one after another, each a stream of
+            // its own, all of which the decoders play. The length is theirs added up.
+            let chain = chainLength(source, from: start, to: end, rate: rate)
+            guard chain.frames > 0 else { return .unplayable(reason: "Ogg stream holds no audio") }
+            return .audio(
+                info,
+                StreamInfo(
+                    codec: codec, sampleRate: rate, channels: channels, frames: chain.frames,
+                    isEstimate: chain.isEstimate))
+        }
+        guard let granule = tail.granule else { return .unplayable(reason: "Ogg file is damaged: no last page found") }
         guard granule > preSkip, let frames = Int64(file: granule - preSkip) else {
             return .unplayable(reason: "Ogg stream holds no audio")
         }
-        var info = tags.tagInfo(resolveGenre: false)
-        info.headerGain = headerGain
         return .audio(info, StreamInfo(codec: codec, sampleRate: rate, channels: channels, frames: frames))
     }
 
@@ -129,6 +141,50 @@ enum OggProbe {
         if packet.matches("\u{1}vorbis", at: 0) { return "vorbis" }
         if packet.matches("OpusHead", at: 0) { return "opus" }
         return nil
+    }
+
+    /// The length of a chained file in frames at `rate` (the first link's): every page header from `start`
+    /// to `end` is read (its body skipped), each link that begins with a Vorbis or Opus identification packet
+    /// counts its last granule position less its pre-skip, converted from its own rate. Past the source's
+    /// `walkBudget` the count is scaled up from the bytes walked (an estimate, walked in full later). The
+    /// walk ends early at bytes that are not a page: what was counted by then is the length.
+    static func chainLength(_ source: ByteSource, from start: Int, to end: Int, rate: Int)
+        -> (frames: Int64, isEstimate: Bool)
+    {
+        struct Link {
+            var preSkip: UInt64
+            var rate: Int
+            var granule: UInt64?
+        }
+        var links: [UInt32: Link] = [:]
+        var offset = start
+        let stop = start + min(end - start, source.walkBudget)
+        var isEstimate = false
+        while offset + 27 <= end {
+            if offset >= stop {
+                isEstimate = true
+                break
+            }
+            guard let page = page(source, at: offset), offset + page.length <= end else { break }
+            if page.flags & 2 != 0, links[page.serial] == nil {
+                let ident = source.bytes(at: offset + page.headerLength, count: 30)[...]
+                if ident.matches("OpusHead", at: 0), let skip = ident.u16le(10) {
+                    links[page.serial] = Link(preSkip: UInt64(skip), rate: 48_000)
+                } else if ident.matches("\u{1}vorbis", at: 0), let linkRate = ident.u32le(12), linkRate > 0 {
+                    links[page.serial] = Link(preSkip: 0, rate: linkRate)
+                }
+            }
+            if page.granule != UInt64.max, links[page.serial] != nil { links[page.serial]?.granule = page.granule }
+            offset += page.length
+        }
+        var frames: Int64 = 0
+        for link in links.values {
+            guard let granule = link.granule, granule > link.preSkip, let own = Int64(file: granule - link.preSkip)
+            else { continue }
+            frames += link.rate == rate ? own : own * Int64(rate) / Int64(link.rate)
+        }
+        if isEstimate { frames = frames * Int64(end - start) / Int64(max(1, offset - start)) }
+        return (frames, isEstimate)
     }
 
     /// Whether the first packet of the stream starting at `page` is a video codec's (Theora, Daala, VP8).
@@ -141,11 +197,12 @@ enum OggProbe {
     /// (CRC-checked), and whether bytes of an incomplete page follow the last complete one (when that one
     /// does not end its stream).
     static func lastPage(_ source: ByteSource, serial: UInt32, from start: Int, to end: Int)
-        -> (granule: UInt64?, endsEarly: Bool)
+        -> (granule: UInt64?, endsEarly: Bool, lastSerial: UInt32?)
     {
         let window = source.bytes(at: start, count: end - start)[...]
         var index = 0
         var granule: UInt64?
+        var lastSerial: UInt32?
         var lastEnd = -1
         var lastFlags: UInt8 = 0
         while index + 27 <= window.count {
@@ -156,6 +213,7 @@ enum OggProbe {
                 continue
             }
             lastFlags = window[window.startIndex + index + 5]
+            lastSerial = window.u32le(index + 14).map { UInt32($0) }
             if let value = window.littleEndian(at: index + 6, width: 8), let found = window.u32le(index + 14),
                 UInt32(found) == serial, value != UInt64.max
             {
@@ -165,7 +223,7 @@ enum OggProbe {
             lastEnd = index
         }
         // Bytes after a last page that does not close its stream: the rest of that stream is missing.
-        return (granule, lastEnd >= 0 && lastEnd < window.count && lastFlags & 4 == 0)
+        return (granule, lastEnd >= 0 && lastEnd < window.count && lastFlags & 4 == 0, lastSerial)
     }
 
     /// The length of the whole page at `index` of `window` when it fits and its CRC matches.
