@@ -46,10 +46,11 @@ public enum MediaProbe {
     /// Probes the file at `path` again with no bound on the frame walk: the exact length of a file whose first
     /// probe (`probe(path:)`, which walks at most 24 MiB of a stream) could only estimate it. The background
     /// pass that refines estimates calls it; `isCancelled` is asked before every block read, and nil comes
-    /// back when it stopped the walk (a stick pulled, another plugged in).
+    /// back when it stopped the walk (another stick plugged in), or when a read failed (the stick pulled, a
+    /// damaged card): a walk cut short would give a short length.
     public static func probeInFull(path: PathBytes, isCancelled: @escaping () -> Bool) -> ProbeOutcome? {
         let result = measuredProbe(path: path, walkBudget: unboundedWalk, isCancelled: isCancelled)
-        return result.cancelled ? nil : result.outcome
+        return result.cutShort ? nil : result.outcome
     }
 
     /// A walk budget no file reaches (a petabyte), yet far from overflowing an offset plus itself.
@@ -64,7 +65,7 @@ public enum MediaProbe {
     /// Probes the file at `path` and says how much it read.
     static func measuredProbe(
         path: PathBytes, walkBudget: Int = ByteSource.defaultWalkBudget, isCancelled: (() -> Bool)? = nil
-    ) -> (outcome: ProbeOutcome, reads: Reads, cancelled: Bool) {
+    ) -> (outcome: ProbeOutcome, reads: Reads, cutShort: Bool) {
         let name = lastComponent(of: path)
         let ext = fileExtension(name)
         if ignoredExtensions.contains(ext) { return (.notAudio, Reads(), false) }
@@ -82,7 +83,8 @@ public enum MediaProbe {
         source.walkBudget = walkBudget
         source.isCancelled = isCancelled
         let outcome = probe(source, fileName: name)
-        return (outcome, Reads(largest: source.largestRead, total: source.totalRead), source.wasCancelled)
+        let cutShort = source.wasCancelled || source.ioError != nil
+        return (outcome, Reads(largest: source.largestRead, total: source.totalRead), cutShort)
     }
 
     /// Probes an in-memory file (tests, fuzzing); `fileName` gives the extension and the title fallback.
