@@ -1,4 +1,5 @@
 import Glibc
+import LibLinux
 import LibPThread
 import MusicLibrary
 import ShuffleCore
@@ -191,6 +192,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 }
                 let listing = LibraryListing(builder)
                 listings.withLock { $0[volumeID] = listing }
+                // The rows read and the listing replaced were small blocks spread through the heap: what they
+                // freed would otherwise stay the daemon's (about 1.5 MiB at 10,000 tracks).
+                MallocArenas.releaseFreePages()
                 done()
             } catch {
                 log.warning("could not read the listing of \(volumeID): \(error)")
