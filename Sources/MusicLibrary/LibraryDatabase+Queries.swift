@@ -12,7 +12,16 @@ extension LibraryDatabase {
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
     public func entries(of volume: VolumeRef) throws(LibraryError) -> [LibraryEntry] {
-        try wrap { () throws(SQLiteError) -> [LibraryEntry] in
+        var result: [LibraryEntry] = []
+        try forEachEntry(of: volume) { result.append($0) }
+        return result
+    }
+
+    /// Hands `body` every playable and unplayable file of `volume`, by path bytes, one row at a time: a
+    /// caller that keeps only part of each entry never holds the whole listing as entries (at 10,000 tracks
+    /// that array alone is several MiB, and freed it leaves the heap that much larger for good).
+    public func forEachEntry(of volume: VolumeRef, _ body: (LibraryEntry) -> Void) throws(LibraryError) {
+        try wrap { () throws(SQLiteError) in
             try withStatement(
                 """
                 SELECT \(Self.entryColumns) FROM files f LEFT JOIN tracks t ON t.id = f.id
@@ -20,9 +29,7 @@ extension LibraryDatabase {
                 """
             ) { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
-                var result: [LibraryEntry] = []
-                while try statement.step() == .row { result.append(Self.entry(from: statement)) }
-                return result
+                while try statement.step() == .row { body(Self.entry(from: statement)) }
             }
         }
     }

@@ -52,9 +52,12 @@ public enum Shufflebox {
     /// and re-plugging a 10,000-track stick. This cannot wait for `RunCommand`: `main(_:)` already runs on
     /// another thread (see `runToEnd`), whose first allocation would make that second arena.
     /// The audio thread does not allocate while playing, so sharing one arena costs nothing there.
+    /// Blocks of 128 KiB or more (a listing's array, a voice's dictionary) keep mappings of their own, which
+    /// go back to the kernel when freed instead of leaving holes in the heap (`MallocArenas.mapBlocks`).
     public static func prepareProcess(_ arguments: [String]) {
         if let first = arguments.first, first == "run" || first == "play" {
             MallocArenas.limit(to: 1)
+            MallocArenas.mapBlocks(atLeast: 128 * 1024)
         }
     }
 

@@ -66,6 +66,8 @@ public final class PhraseVoice: Sendable {
 
     private func store(_ phrase: [SpokenSegment], _ samples: [Int16]) {
         guard samples.count <= Self.cacheLimit else { return }
+        // A copy of exactly its samples: the rendering grew by doubling, and the limit counts samples.
+        let samples = samples.withUnsafeBufferPointer { Array($0) }
         cache.withLock { entries in
             entries.removeAll { $0.phrase == phrase }
             entries.append((phrase, samples))

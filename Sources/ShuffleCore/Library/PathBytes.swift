@@ -11,6 +11,9 @@ public struct PathBytes: Hashable, Sendable, Comparable {
 
     /// The path for people: valid UTF-8 as is, every byte that is not valid UTF-8 as `\xHH`.
     public var display: String {
+        // Almost every path: one string of exactly its bytes. (Built piece by piece below, a string grows by
+        // doubling and keeps up to twice the bytes; the daemon holds 10,000 of these in its listing.)
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
         var out = ""
         var index = 0
         while index < bytes.count {

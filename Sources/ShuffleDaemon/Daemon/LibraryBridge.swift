@@ -1,4 +1,5 @@
 import Glibc
+import LibLinux
 import LibPThread
 import MusicLibrary
 import ShuffleCore
@@ -184,15 +185,23 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         let log = self.log
         Task(executorPreference: listingExecutor) {
             do {
-                let entries = try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
-                    guard let volume = try database.existingVolume(key: volumeID) else { return [] }
-                    return try database.entries(of: volume)
+                // Each row becomes a song as it is read: the entries (every tag, gain and reason) are never all
+                // in memory at once beside the listing still in use.
+                let builder = try await store.perform { database throws(LibraryError) -> LibraryListing.Builder in
+                    guard let volume = try database.existingVolume(key: volumeID) else {
+                        return LibraryListing.Builder(expectedCount: 0)
+                    }
+                    var builder = LibraryListing.Builder(expectedCount: try database.counts(of: volume).tracks)
+                    try database.forEachEntry(of: volume) { entry in
+                        if entry.status == .ok { builder.add(Self.song(entry)) }
+                    }
+                    return builder
                 }
-                var songs: [SongInfo] = []
-                songs.reserveCapacity(entries.count)
-                for entry in entries where entry.status == .ok { songs.append(Self.song(entry)) }
-                let listing = LibraryListing(songs)
+                let listing = LibraryListing(builder)
                 listings.withLock { $0[volumeID] = listing }
+                // The rows read and the listing replaced were small blocks spread through the heap: what they
+                // freed would otherwise stay the daemon's (about 1.5 MiB at 10,000 tracks).
+                MallocArenas.releaseFreePages()
                 done()
             } catch {
                 log.warning("could not read the listing of \(volumeID): \(error)")
