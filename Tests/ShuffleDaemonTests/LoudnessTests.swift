@@ -128,4 +128,31 @@ struct LoudnessTests {
         let lowered = try playedLoudness(tracks: 1)[0]
         #expect(abs(lowered - (mastered - 7)) < 0.3, "mastered \(mastered) LUFS, played \(lowered) LUFS")
     }
+
+    /// The daemon measures a new stick's untagged tracks in the background after its index run, while it
+    /// plays, and stores them; a stick plugged again finds nothing left to measure.
+    @Test(.enabled(if: DaemonHarness.canMount, "needs root to mount a stick"))
+    func theDaemonMeasuresAStickInTheBackgroundAfterIndexingIt() throws {
+        defer { folder.remove() }
+        _ = try track("loud", decibels: 0)
+        _ = try track("quiet", decibels: -12)
+        _ = try track("tagged", decibels: 0, tags: ["REPLAYGAIN_TRACK_GAIN=-4.00 dB"])
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        defer { daemon.stop() }
+        try daemon.plug(library)
+        let line = "measured the loudness of 2 tracks"
+        #expect(DaemonHarness.wait(seconds: 20) { daemon.log.contains(line) }, "\(daemon.log)")
+        #expect(daemon.state() == "playing")
+        let rows = try Run.program(
+            "/usr/bin/sqlite3",
+            [daemon.database, "SELECT loudness_state, round(loudness_lufs) FROM tracks ORDER BY loudness_lufs"])
+        #expect(rows.stdout == "0|\n1|-22.0\n1|-10.0\n", "the tagged track is not measured: \(rows.stdout)")
+        try daemon.unplug()
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() != "playing" })
+        try daemon.plug(library)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        usleep(500_000)
+        #expect(daemon.log.components(separatedBy: line).count == 2, "measured once: \(daemon.log)")
+    }
 }
