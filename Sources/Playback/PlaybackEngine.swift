@@ -382,6 +382,9 @@ public actor PlaybackEngine {
     }
 
     private func start(_ id: TrackID, positionMs: Int64, paused: Bool, cut: Bool, at: ContinuousClock.Instant) async {
+        // Read afresh: the track may have been measured (its loudness) since it was last loaded, and each start
+        // plays at its level as of now. The loaded copy stands in when the catalog cannot say.
+        if let fresh = try? await catalog.track(id) { loaded[id] = fresh }
         guard let track = await load(id) else {
             // Gone from the library since the order was made (a rescan removed it): on to the next one.
             await apply(.trackFailed(id, reason: "no longer in the library"), cut: cut, at: at, markUnplayable: false)

@@ -155,4 +155,57 @@ struct LoudnessTests {
         usleep(500_000)
         #expect(daemon.log.components(separatedBy: line).count == 2, "measured once: \(daemon.log)")
     }
+
+    /// The appliance at real time (the paced sink): once its stick is measured, each track is started by its
+    /// queue position, heard for a while and paused, and each stretch of the recording is measured by FFmpeg.
+    /// The two untagged tracks, mastered 12 dB apart, are heard within 1 dB of each other (at −18 LUFS), and
+    /// the tagged one at its mastered level plus its tag.
+    @Test(.enabled(if: DaemonHarness.canMount && PacedSink.isAvailable, "needs root and pulseaudio"))
+    func onThePacedSinkTheApplianceMakesMeasuredTracksEvenAndTaggedOnesAsTagged() throws {
+        defer { folder.remove() }
+        let loud = try track("loud", decibels: 0)
+        _ = try track("quiet", decibels: -12)
+        _ = try track("tagged", decibels: 0, tags: ["REPLAYGAIN_TRACK_GAIN=-4.00 dB", "REPLAYGAIN_TRACK_PEAK=0.5"])
+        let mastered = try Self.ffmpegLoudness(loud, raw: false)
+        let daemon = try DaemonHarness()
+        let sink = try PacedSink(directory: daemon.directory.appending("paced"))
+        defer { try? sink.stop() }
+        let recording = daemon.directory.appending("heard.raw")
+        try sink.record(to: recording)
+        try daemon.start(device: "paced", arguments: ["--volume", "20"], environment: sink.environment)
+        defer { daemon.stop() }
+        try daemon.plug(library)
+        #expect(
+            DaemonHarness.wait(seconds: 20) { daemon.log.contains("measured the loudness of 2 tracks") }, "\(daemon.log)")
+        let heard = HeardAudio(file: recording)
+        // The track playing when the measurement landed keeps its level until it starts again (a resume is no
+        // start): move on, so every track below either starts anew or was started after the measurement.
+        #expect(try daemon.mpc(["next"]).status == 0)
+        _ = heard.waitForSound()
+        #expect(try daemon.mpc(["pause"]).status == 0)
+        _ = heard.waitForSilence()
+        let order = try daemon.mpc(["playlist", "-f", "%file%"]).stdout.split(separator: "\n").map(String.init)
+        var levels: [String: Double] = [:]
+        for (index, path) in order.enumerated() {
+            let start = Self.size(recording)
+            #expect(try daemon.mpc(["play", "\(index + 1)"]).status == 0)
+            #expect(heard.waitForSound(milliseconds: 3000, seconds: 10), "\(path) is heard")
+            #expect(try daemon.mpc(["pause"]).status == 0)
+            _ = heard.waitForSilence()
+            let stretch = folder.appending("stretch\(index).raw")
+            let data = try Data(contentsOf: recording)
+            try data.subdata(in: start..<(data.count / 4 * 4)).write(to: stretch)
+            levels[(path as NSString).lastPathComponent] = try Self.ffmpegLoudness(stretch, raw: true)
+        }
+        let even = try #require(levels["loud.flac"]) - (try #require(levels["quiet.flac"]))
+        #expect(abs(even) < 1, "\(levels)")
+        #expect(abs(try #require(levels["loud.flac"]) - LoudnessSettings.defaultTarget) < 1, "\(levels)")
+        #expect(abs(try #require(levels["tagged.flac"]) - (mastered - 4)) < 1, "mastered \(mastered): \(levels)")
+    }
+
+    /// Bytes in `file` so far, rounded down to whole frames.
+    static func size(_ file: URL) -> Int {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        return bytes / 4 * 4
+    }
 }
