@@ -49,9 +49,8 @@ public final class PThread: Sendable {
     public static func lowerCurrentThreadPriority() -> Bool {
         var parameters = sched_param()
         parameters.sched_priority = 0
-        if sched_setscheduler(0, 5 /* SCHED_IDLE: not exported by Swift's Glibc without _GNU_SOURCE */, &parameters) == 0 {
-            return true
-        }
+        // 5 is SCHED_IDLE, which Swift's Glibc does not export (it is behind _GNU_SOURCE).
+        if sched_setscheduler(0, 5, &parameters) == 0 { return true }
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
         return false
     }

@@ -45,7 +45,8 @@ extension LibraryDatabase {
                 "UPDATE tracks SET loudness_state = ?2, loudness_lufs = ?3, loudness_peak = ?4 WHERE id = ?1"
             ) { statement throws(SQLiteError) in
                 try statement.bind(id.rawValue, at: 1)
-                try statement.bind(loudness == nil ? LoudnessState.failed.rawValue : LoudnessState.measured.rawValue, at: 2)
+                try statement.bind(
+                    loudness == nil ? LoudnessState.failed.rawValue : LoudnessState.measured.rawValue, at: 2)
                 try statement.bind(loudness?.integratedLUFS, at: 3)
                 try statement.bind(loudness?.truePeak, at: 4)
                 try statement.run()

@@ -14,14 +14,19 @@ import Testing
         let silent = try fixture.addTrack("silent.mp3", TagInfo())
         let broken = try fixture.addTrack("broken.mp3", TagInfo())
         let database = fixture.database
-        #expect(try database.tracksToMeasure(of: fixture.volume).map(\.path.display) == ["broken.mp3", "plain.mp3", "silent.mp3"])
-        #expect(try database.loudnessCounts(of: fixture.volume) == (0, 3))
+        #expect(
+            try database.tracksToMeasure(of: fixture.volume).map(\.path.display) == [
+                "broken.mp3", "plain.mp3", "silent.mp3",
+            ])
+        let before = try database.loudnessCounts(of: fixture.volume)
+        #expect(before.measured == 0 && before.pending == 3)
         let measured = TrackLoudness(integratedLUFS: -9.5, truePeak: 1.02)
         try database.setLoudness(measured, of: plain)
         try database.setLoudness(TrackLoudness(integratedLUFS: nil, truePeak: 0), of: silent)
         try database.setLoudness(nil, of: broken)
         #expect(try database.tracksToMeasure(of: fixture.volume).isEmpty)
-        #expect(try database.loudnessCounts(of: fixture.volume) == (2, 0))
+        let after = try database.loudnessCounts(of: fixture.volume)
+        #expect(after.measured == 2 && after.pending == 0)
         #expect(try database.playableTrack(plain, of: fixture.volume)?.loudness == measured)
         #expect(try database.playableTrack(silent, of: fixture.volume)?.loudness?.integratedLUFS == nil)
         #expect(try database.playableTrack(broken, of: fixture.volume)?.loudness == nil)
@@ -35,7 +40,8 @@ import Testing
         try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
         let tone = AudioFixtures.tone(frames: 4410, channels: 2, bits: 16, rate: 44_100)
         for name in ["a", "b"] {
-            try AudioFixtures.writeWAV(tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("\(name).wav"))
+            try AudioFixtures.writeWAV(
+                tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("\(name).wav"))
         }
         let root = try #require(LibraryLocation.realPath(stick.path))
         let key = VolumeRef.pathKey(for: root)

@@ -60,7 +60,8 @@ import Testing
         ] {
             #expect(throws: ConfigError.self, "\(bad)") { try ConfigParser.parse(bad + "\n", file: "f") }
         }
-        let flagged = try ConfigParser.parse("", file: "f", overrides: [ConfigOverride(key: "replay-gain", value: "off")])
+        let flagged = try ConfigParser.parse(
+            "", file: "f", overrides: [ConfigOverride(key: "replay-gain", value: "off")])
         #expect(flagged.loudness.mode == .off)
     }
 

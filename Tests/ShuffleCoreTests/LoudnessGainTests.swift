@@ -42,11 +42,13 @@ let gainTable: [GainCase] = [
         name: "no tag: the measurement brings it to the target",
         measured: TrackLoudness(integratedLUFS: -9, truePeak: 1.0), decibels: -9, source: .measured),
     GainCase(
-        name: "album mode without tags uses the track's measurement", measured: TrackLoudness(integratedLUFS: -12, truePeak: 1),
+        name: "album mode without tags uses the track's measurement",
+        measured: TrackLoudness(integratedLUFS: -12, truePeak: 1),
         settings: LoudnessSettings(mode: .album), decibels: -6, source: .measured),
     GainCase(name: "nothing known: plays as mastered", decibels: 0, source: .none),
     GainCase(
-        name: "silent track (no loudness) plays as mastered", measured: TrackLoudness(integratedLUFS: nil, truePeak: nil),
+        name: "silent track (no loudness) plays as mastered",
+        measured: TrackLoudness(integratedLUFS: nil, truePeak: nil),
         decibels: 0, source: .none),
     GainCase(
         name: "a quiet measured track is raised", measured: TrackLoudness(integratedLUFS: -24, truePeak: 0.25),

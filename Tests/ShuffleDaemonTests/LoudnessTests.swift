@@ -102,7 +102,9 @@ struct LoudnessTests {
         // than the target plus the cap's level, just as the loud one.
         let capped = try play(["--max-volume", "14"])
         #expect(capped.status == 0, "\(capped.stderr)")
-        for level in try playedLoudness(tracks: 2) { #expect(level < LoudnessSettings.defaultTarget - 12 + 1, "\(level)") }
+        for level in try playedLoudness(tracks: 2) {
+            #expect(level < LoudnessSettings.defaultTarget - 12 + 1, "\(level)")
+        }
 
         // Off: as mastered again.
         let off = try play(["--replay-gain", "off"])
@@ -117,7 +119,9 @@ struct LoudnessTests {
             "tagged", decibels: 0, tags: ["REPLAYGAIN_TRACK_GAIN=-4.00 dB", "REPLAYGAIN_TRACK_PEAK=0.500000"])
         let mastered = try Self.ffmpegLoudness(file, raw: false)
         let index = try Run.shufflebox(["index", library.path, "--db", database, "--measure-loudness"])
-        #expect(index.stderr.contains("measured the loudness of 0 tracks"), "a tagged track is not measured: \(index.stderr)")
+        #expect(
+            index.stderr.contains("measured the loudness of 0 tracks"),
+            "a tagged track is not measured: \(index.stderr)")
         let result = try play()
         #expect(result.status == 0, "\(result.stderr)")
         let played = try playedLoudness(tracks: 1)[0]
@@ -176,7 +180,8 @@ struct LoudnessTests {
         defer { daemon.stop() }
         try daemon.plug(library)
         #expect(
-            DaemonHarness.wait(seconds: 20) { daemon.log.contains("measured the loudness of 2 tracks") }, "\(daemon.log)")
+            DaemonHarness.wait(seconds: 20) { daemon.log.contains("measured the loudness of 2 tracks") },
+            "\(daemon.log)")
         let heard = HeardAudio(file: recording)
         // The track playing when the measurement landed keeps its level until it starts again (a resume is no
         // start): move on, so every track below either starts anew or was started after the measurement.
@@ -197,10 +202,12 @@ struct LoudnessTests {
             try data.subdata(in: start..<(data.count / 4 * 4)).write(to: stretch)
             levels[(path as NSString).lastPathComponent] = try Self.ffmpegLoudness(stretch, raw: true)
         }
-        let even = try #require(levels["loud.flac"]) - (try #require(levels["quiet.flac"]))
-        #expect(abs(even) < 1, "\(levels)")
-        #expect(abs(try #require(levels["loud.flac"]) - LoudnessSettings.defaultTarget) < 1, "\(levels)")
-        #expect(abs(try #require(levels["tagged.flac"]) - (mastered - 4)) < 1, "mastered \(mastered): \(levels)")
+        let loudLevel = try #require(levels["loud.flac"])
+        let quietLevel = try #require(levels["quiet.flac"])
+        let taggedLevel = try #require(levels["tagged.flac"])
+        #expect(abs(loudLevel - quietLevel) < 1, "\(levels)")
+        #expect(abs(loudLevel - LoudnessSettings.defaultTarget) < 1, "\(levels)")
+        #expect(abs(taggedLevel - (mastered - 4)) < 1, "mastered \(mastered): \(levels)")
     }
 
     /// Bytes in `file` so far, rounded down to whole frames.

@@ -38,11 +38,11 @@ public struct PlayOptions: Equatable, Sendable {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> PlayOptions {
-        var scanner = try ArgumentScanner(
-            arguments, command: "play", valued: [
-                "db", "device", "mixer", "seed", "volume", "max-volume", "shuffle", "replay-gain", "replay-gain-preamp",
-                "loudness-target",
-            ])
+        let valued: Set<String> = [
+            "db", "device", "mixer", "seed", "volume", "max-volume", "shuffle", "replay-gain", "replay-gain-preamp",
+            "loudness-target",
+        ]
+        var scanner = try ArgumentScanner(arguments, command: "play", valued: valued)
         let database = scanner.value("db")
         let device = scanner.value("device") ?? "default"
         let mixer = scanner.value("mixer")

@@ -206,7 +206,8 @@ public enum ConfigParser {
             config.shuffle.mode = mode
         case "replay-gain":
             guard let mode = ReplayGainMode(rawValue: value) else {
-                throw ValueError(message: "'replay-gain' must be one of track, album, off, not '\(clip(value))'")
+                throw ValueError(
+                    message: "'replay-gain' must be one of track, album, off, not '\(clip(value))'")
             }
             config.loudness.mode = mode
         case "replay-gain-preamp":
@@ -273,8 +274,8 @@ public enum ConfigParser {
         -> Double
     {
         guard let number = LoudnessSettings.number(value, in: range) else {
-            throw ValueError(
-                message: "'\(key)' needs a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(clip(value))'")
+            let bounds = "from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+            throw ValueError(message: "'\(key)' needs a number \(bounds), not '\(clip(value))'")
         }
         return number
     }

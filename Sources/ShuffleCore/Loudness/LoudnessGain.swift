@@ -53,16 +53,16 @@ public struct LoudnessGain: Sendable, Equatable {
     /// The gain for a track with `tags` and (when measured) `measured` under `settings`.
     public static func decide(tags: TagInfo, measured: TrackLoudness?, settings: LoudnessSettings) -> LoudnessGain {
         guard settings.mode != .off else { return .unity }
-        let track = tags.replayGainTrack.map { ($0, tags.replayGainTrackPeak, Source.trackTag) }
-        let album = tags.replayGainAlbum.map { ($0, tags.replayGainAlbumPeak, Source.albumTag) }
+        let track = Tagged(gain: tags.replayGainTrack, peak: tags.replayGainTrackPeak, source: .trackTag)
+        let album = Tagged(gain: tags.replayGainAlbum, peak: tags.replayGainAlbumPeak, source: .albumTag)
         let tagged = settings.mode == .album ? (album ?? track) : (track ?? album)
         let wanted: Double
         let peak: Double?
         let source: Source
-        if let (gain, tagPeak, tagSource) = tagged, gain.isFinite {
-            wanted = gain + settings.targetLUFS - LoudnessSettings.replayGainReference
-            peak = tagPeak
-            source = tagSource
+        if let tagged {
+            wanted = tagged.gain + settings.targetLUFS - LoudnessSettings.replayGainReference
+            peak = tagged.peak
+            source = tagged.source
         } else if let measured, let integrated = measured.integratedLUFS, integrated.isFinite {
             wanted = settings.targetLUFS - integrated
             peak = measured.truePeak
@@ -83,6 +83,21 @@ public struct LoudnessGain: Sendable, Equatable {
             limited = true
         }
         return LoudnessGain(decibels: gain, source: source, peakLimited: limited)
+    }
+
+    /// A tagged gain with its peak.
+    private struct Tagged {
+        var gain: Double
+        var peak: Double?
+        var source: Source
+
+        /// nil without a finite gain.
+        init?(gain: Double?, peak: Double?, source: Source) {
+            guard let gain, gain.isFinite else { return nil }
+            self.gain = gain
+            self.peak = peak
+            self.source = source
+        }
     }
 
     /// 10^(dB/20).

@@ -158,7 +158,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                         log.info("walked \(refined) long tracks of \(volume.mountPoint) in full for their exact length")
                         report(.lengthsRefined(refined))
                     }
-                    if self.measuresLoudness && !cancellation.isCancelled { self.startMeasuring(key: key, volume: volume) }
+                    if self.measuresLoudness && !cancellation.isCancelled {
+                        self.startMeasuring(key: key, volume: volume)
+                    }
                 }
             } catch {
                 guard !cancellation.isCancelled else { return }

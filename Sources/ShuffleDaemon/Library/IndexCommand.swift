@@ -32,7 +32,9 @@ enum IndexCommand {
                     Terminal.error("walked \(refined) long track\(refined == 1 ? "" : "s") in full for the exact length")
                 }
             }
-            if summary.outcome == .complete && options.measureLoudness, let failed = measureLoudness(path: path, root: root) {
+            if summary.outcome == .complete && options.measureLoudness,
+                let failed = measureLoudness(path: path, root: root)
+            {
                 return failed
             }
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
