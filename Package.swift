@@ -30,6 +30,7 @@ let package = Package(
         cLibrary("CFLAC", pkg: "flac", apt: "libflac-dev"),
         cLibrary("CVorbisFile", pkg: "vorbisfile", apt: "libvorbis-dev"),
         cLibrary("COpusFile", pkg: "opusfile", apt: "libopusfile-dev"),
+        cLibrary("CEBUR128", pkg: "libebur128", apt: "libebur128-dev"),
         // FFmpeg's headers only (AAC and ALAC in MP4, PCM in WAV and AIFF): LibFFmpeg loads libavformat, libavcodec
         // and libavutil with dlopen on first use (Sources/CFFmpeg/shim.h says why), so there is no pkg-config
         // (its --libs would link them). The headers sit in the multiarch include folder clang searches anyway.
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "LibVorbis", dependencies: ["CVorbisFile"], swiftSettings: strict),
         .target(name: "LibOpus", dependencies: ["COpusFile"], swiftSettings: strict),
         .target(name: "LibFFmpeg", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        // EBU R128 loudness and true peak (the background loudness scan).
+        .target(name: "LibEBUR128", dependencies: ["CEBUR128"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
         // Speech synthesis in process (espeak-ng's global state behind one lock).
@@ -61,6 +64,7 @@ let package = Package(
             name: "Playback",
             dependencies: [
                 "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibFFmpeg", "LibPThread",
+                "LibEBUR128",
             ],
             swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
@@ -93,7 +97,7 @@ let package = Package(
             name: "LibTests",
             dependencies: [
                 "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "LibFLAC", "LibVorbis",
-                "LibOpus", "LibFFmpeg", "ShuffleTestSupport",
+                "LibOpus", "LibFFmpeg", "LibEBUR128", "ShuffleTestSupport",
             ],
             swiftSettings: strict
         ),

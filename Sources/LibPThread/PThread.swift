@@ -40,6 +40,21 @@ public final class PThread: Sendable {
         }
     }
 
+    /// Puts the calling thread at the lowest priority Linux has: `SCHED_IDLE` (it runs only when no other
+    /// thread wants the CPU, so the audio thread and the event loop never wait for it) and nice 19 where the
+    /// kernel refuses that. Per thread, not per process: on Linux `sched_setscheduler(0, …)` and
+    /// `setpriority(PRIO_PROCESS, 0, …)` apply to the calling thread alone. Best effort; returns whether
+    /// `SCHED_IDLE` took.
+    @discardableResult
+    public static func lowerCurrentThreadPriority() -> Bool {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        // 5 is SCHED_IDLE, which Swift's Glibc does not export (it is behind _GNU_SOURCE).
+        if sched_setscheduler(0, 5, &parameters) == 0 { return true }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        return false
+    }
+
     /// The number of processors online (at least 1).
     public static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 

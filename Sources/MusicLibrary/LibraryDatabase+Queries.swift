@@ -7,7 +7,7 @@ extension LibraryDatabase {
         f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
         t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak,
         t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain,
-        t.duration_estimated
+        t.duration_estimated, t.loudness_state, t.loudness_lufs, t.loudness_peak
         """
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
@@ -124,7 +124,7 @@ extension LibraryDatabase {
                 guard let stream = entry.stream else { return nil }
                 return CatalogTrack(
                     id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path, tags: tags,
-                    stream: stream)
+                    stream: stream, loudness: entry.loudness)
             }
         }
     }
@@ -224,7 +224,10 @@ extension LibraryDatabase {
         return LibraryEntry(
             id: TrackID(statement.int64(at: 0)), path: PathBytes(statement.blob(at: 1)),
             status: FileStatus(rawValue: statement.text(at: 2) ?? "") ?? .unplayable, reason: statement.text(at: 3),
-            tags: tags, durationMs: statement.int64OrNil(at: 14), stream: stream)
+            tags: tags, durationMs: statement.int64OrNil(at: 14), stream: stream,
+            loudness: statement.int64OrNil(at: 26) == LoudnessState.measured.rawValue
+                ? TrackLoudness(integratedLUFS: statement.doubleOrNil(at: 27), truePeak: statement.doubleOrNil(at: 28))
+                : nil)
     }
 
     /// The file name without its extension, for a track without a title tag.

@@ -46,11 +46,13 @@ public struct LibraryEntry: Equatable, Sendable {
     public var durationMs: Int64?
     /// The stream's format, rate, channels, bit depth and length, when playable.
     public var stream: StreamInfo?
+    /// The background scan's EBU R128 measurement, once made (`LibraryDatabase.setLoudness`).
+    public var loudness: TrackLoudness?
 
     /// Creates an entry.
     public init(
         id: TrackID, path: PathBytes, status: FileStatus, reason: String?, tags: TagInfo, durationMs: Int64?,
-        stream: StreamInfo? = nil
+        stream: StreamInfo? = nil, loudness: TrackLoudness? = nil
     ) {
         self.id = id
         self.path = path
@@ -59,6 +61,7 @@ public struct LibraryEntry: Equatable, Sendable {
         self.tags = tags
         self.durationMs = durationMs
         self.stream = stream
+        self.loudness = loudness
     }
 }
 

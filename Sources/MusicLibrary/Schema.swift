@@ -7,7 +7,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 3
+    static let currentVersion: Int64 = 4
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -82,6 +82,18 @@ enum Schema {
         UPDATE tracks SET duration_estimated = 1 WHERE id IN (SELECT id FROM files WHERE size > 25165824);
         """
 
+    /// Version 4: the EBU R128 loudness the background scan measures for tracks without a gain tag
+    /// (`LoudnessScan`). `loudness_state` is 0 until measured (the scan finds such tracks again on its next
+    /// pass, so a pass cut short resumes), 1 when measured (`loudness_lufs` NULL for silence), 2 when the file
+    /// could not be decoded to its end. The columns live in the track row, which the indexer deletes and
+    /// writes anew when the file changes (size, time or path), so a measurement lasts exactly as long as the
+    /// file it was made of.
+    static let version4 = """
+        ALTER TABLE tracks ADD COLUMN loudness_state INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE tracks ADD COLUMN loudness_lufs REAL;
+        ALTER TABLE tracks ADD COLUMN loudness_peak REAL;
+        """
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds two or three. The whole library database of a
@@ -132,6 +144,12 @@ enum Schema {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(version3)
                 try connection.execute("PRAGMA user_version = 3")
+            }
+        }
+        if version < 4 {
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.execute(version4)
+                try connection.execute("PRAGMA user_version = 4")
             }
         }
     }

@@ -6,10 +6,11 @@ enum AudioCommand: Sendable {
     /// the buffered audio is dropped first; without (the player moving on by itself) it is played out.
     /// With `paused` the track is opened and held at that position until `resume`: the output is paused
     /// exactly when the engine says so, whatever came before. `requestedAt` is when the key or button that
-    /// caused it arrived (for the skip-latency figure).
+    /// caused it arrived (for the skip-latency figure). `loudness` is the track's own gain (`LoudnessGain`,
+    /// linear), multiplied into the volume's while it plays.
     case start(
         token: UInt64, path: [UInt8], positionMs: Int64, paused: Bool, cut: Bool,
-        requestedAt: ContinuousClock.Instant)
+        requestedAt: ContinuousClock.Instant, loudness: Double = 1)
     /// The track to continue with, gaplessly, when the current one ends (nil clears it).
     case queue(QueuedTrack?)
     /// Stop output at once (drop the buffer), keep the position.
@@ -57,6 +58,8 @@ struct QueuedTrack: Sendable {
     var token: UInt64
     /// The file.
     var path: [UInt8]
+    /// Its loudness gain (linear), taken on at the boundary.
+    var loudness: Double = 1
 }
 
 /// Why a track could not be played: the difference between a bad file (skip it for good) and a file that

@@ -28,6 +28,10 @@ struct AudioLoop: ~Copyable {
     private let position: PositionBox
     private let events: @Sendable (AudioEvent) -> Void
     private var volume: VolumeStage
+    /// The volume's gain (from `gain` commands; 1 with a hardware mixer) and the current track's loudness
+    /// gain: `volume` applies their product.
+    private var volumeGain: Double
+    private var trackLoudness = 1.0
     /// One period of interleaved samples, reused for every read (resized only when the format changes).
     private var buffer = SampleBuffer()
     /// The period converted for the device when its sample format is not the stream's.
@@ -71,6 +75,7 @@ struct AudioLoop: ~Copyable {
         self.position = position
         self.events = events
         volume = VolumeStage(gain: gain, sampleRate: 44_100)
+        volumeGain = gain
     }
 
     /// Runs until a `shutdown` command.
@@ -91,8 +96,12 @@ struct AudioLoop: ~Copyable {
     /// Carries out one command; returns false when the thread should end.
     private mutating func handle(_ command: AudioCommand) -> Bool {
         switch command {
-        case .start(let token, let path, let positionMs, let paused, let cut, let requestedAt):
+        case .start(let token, let path, let positionMs, let paused, let cut, let requestedAt, let loudness):
             start(token: token, path: path, positionMs: positionMs, paused: paused, cut: cut, requestedAt: requestedAt)
+            // After the old track's last period went out (`start` plays it out unless cut): the new level
+            // applies from the new track's first sample.
+            trackLoudness = loudness
+            volume.setGain(volumeGain * loudness, ramp: false)
         case .queue(let next):
             if let next, next.after != token { return true }
             queued = next
@@ -118,7 +127,8 @@ struct AudioLoop: ~Copyable {
                 publishPaused()
             }
         case .gain(let gain, let ramp):
-            volume.setGain(gain, ramp: ramp)
+            volumeGain = gain
+            volume.setGain(gain * trackLoudness, ramp: ramp)
         case .speak(let clip):
             speechID = clip.id
             speech.setSampleRate(format?.sampleRate ?? clip.sampleRate)
@@ -388,6 +398,10 @@ struct AudioLoop: ~Copyable {
         framesOut = 0
         startFrame = 0
         announced = true
+        // Gapless: the previous track's periods are all processed, so the next track's level starts with its
+        // first period, along the 5 ms ramp (no step in a continuous recording).
+        trackLoudness = next.loudness
+        volume.setGain(volumeGain * next.loudness, ramp: true)
         events(.continued(ended: ended, token: next.token))
         guard ensureDevice(for: nextFormat, drainFirst: true, positionMs: 0) else { return }
         publish(frame: 0)

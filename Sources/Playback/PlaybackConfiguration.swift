@@ -30,6 +30,8 @@ public struct PlaybackConfiguration: Sendable {
     public var sampleFormats: [OutputSampleFormat] = []
     /// The shuffle mode and gaps (default: balanced).
     public var shuffle: ShuffleSettings = .standard
+    /// ReplayGain mode, target level and pre-amp (default: track gain, −18 LUFS, 0 dB).
+    public var loudness: LoudnessSettings = .standard
 
     /// Creates a configuration.
     public init(

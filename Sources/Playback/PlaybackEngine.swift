@@ -345,7 +345,11 @@ public actor PlaybackEngine {
                     lastToken += 1
                     tokenTracks[lastToken] = id
                     log.log(.trace, "queue \(lastToken): track \(id)")
-                    audio?.post(.queue(QueuedTrack(after: currentToken, token: lastToken, path: track.path.bytes)))
+                    audio?.post(
+                        .queue(
+                            QueuedTrack(
+                                after: currentToken, token: lastToken, path: track.path.bytes,
+                                loudness: loudnessGain(track))))
                 } else {
                     audio?.post(.queue(nil))
                 }
@@ -378,6 +382,9 @@ public actor PlaybackEngine {
     }
 
     private func start(_ id: TrackID, positionMs: Int64, paused: Bool, cut: Bool, at: ContinuousClock.Instant) async {
+        // Read afresh: the track may have been measured (its loudness) since it was last loaded, and each start
+        // plays at its level as of now. The loaded copy stands in when the catalog cannot say.
+        if let fresh = try? await catalog.track(id) { loaded[id] = fresh }
         guard let track = await load(id) else {
             // Gone from the library since the order was made (a rescan removed it): on to the next one.
             await apply(.trackFailed(id, reason: "no longer in the library"), cut: cut, at: at, markUnplayable: false)
@@ -396,8 +403,18 @@ public actor PlaybackEngine {
         audio?.post(
             .start(
                 token: currentToken, path: track.path.bytes, positionMs: positionMs, paused: paused, cut: cut,
-                requestedAt: at))
+                requestedAt: at, loudness: loudnessGain(track)))
         if paused { stopSaveTimer() } else { startSaveTimer() }
+    }
+
+    /// The track's loudness gain (linear) under the configured mode, target and pre-amp.
+    private func loudnessGain(_ track: CatalogTrack) -> Double {
+        let gain = LoudnessGain.decide(tags: track.tags, measured: track.loudness, settings: configuration.loudness)
+        log.log(
+            .trace,
+            "loudness of track \(track.id): \(gain.decibels) dB from \(gain.source.rawValue)"
+                + (gain.peakLimited ? " (held by the peak)" : ""))
+        return gain.linear
     }
 
     private func finish(_ result: Result<PlayerFinish?, PlaybackError>, drain: Bool) {

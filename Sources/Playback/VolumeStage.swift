@@ -2,10 +2,14 @@
 /// `rampMilliseconds`, so a change never makes a click. Lives on the audio thread; never allocates.
 ///
 /// Gain is fixed point with 24 fraction bits. At unity gain with no ramp under way, samples pass untouched
-/// (bit-exact), so full volume costs nothing.
+/// (bit-exact), so full volume costs nothing. The gain is the volume times the track's loudness gain, so it
+/// may exceed 1 (a quiet track raised, `LoudnessGain`), up to `maximumGain`; above 1 every sample saturates
+/// at full scale instead of wrapping, should a track's stated peak be wrong.
 public struct VolumeStage: Sendable {
     /// The length of a ramp.
     public static let rampMilliseconds = 5
+    /// The largest gain (+12 dB, `LoudnessSettings.maximumBoost`): what the fixed-point products have room for.
+    public static let maximumGain = 4.0
     private static let unity = 1 << 24
 
     private var gain: Int
@@ -32,7 +36,7 @@ public struct VolumeStage: Sendable {
         rampFrames = max(1, sampleRate * VolumeStage.rampMilliseconds / 1000)
     }
 
-    /// Moves to `newGain` (linear, clamped to 0…1): along a ramp when `ramp`, else at once.
+    /// Moves to `newGain` (linear, clamped to 0…`maximumGain`): along a ramp when `ramp`, else at once.
     public mutating func setGain(_ newGain: Double, ramp: Bool) {
         target = VolumeStage.fixed(newGain)
         if ramp && target != gain {
@@ -47,6 +51,17 @@ public struct VolumeStage: Sendable {
     /// Applies the gain in place to the first `frames` frames of interleaved `samples`.
     public mutating func apply(to samples: inout [Int16], frames: Int, channels: Int) {
         if remaining == 0 && gain == VolumeStage.unity { return }
+        if remaining == 0 && gain > VolumeStage.unity {
+            // Steady gain above 1: Q13 keeps sample × gain within 32 bits (2^15 · 2^15); saturate at full scale.
+            let g = Int32(gain >> 11)
+            samples.withUnsafeMutableBufferPointer { buffer in
+                for index in 0..<(frames * channels) {
+                    let product = (Int32(buffer[index]) &* g) >> 13
+                    buffer[index] = Int16(min(max(product, Int32(Int16.min)), Int32(Int16.max)))
+                }
+            }
+            return
+        }
         if remaining == 0 {
             // Steady gain: a tight loop in 32-bit Q15 that the compiler vectorises.
             let g = Int32(gain >> 9)
@@ -65,6 +80,16 @@ public struct VolumeStage: Sendable {
     /// 24-bit source). Bit-exact at unity gain.
     public mutating func apply(to samples: inout [Int32], frames: Int, channels: Int) {
         if remaining == 0 && gain == VolumeStage.unity { return }
+        if remaining == 0 && gain > VolumeStage.unity {
+            let g = Int64(gain)
+            samples.withUnsafeMutableBufferPointer { buffer in
+                for index in 0..<(frames * channels) {
+                    let product = (Int64(buffer[index]) &* g) >> 24
+                    buffer[index] = Int32(min(max(product, Int64(Int32.min)), Int64(Int32.max)))
+                }
+            }
+            return
+        }
         if remaining == 0 {
             let g = Int64(gain)
             samples.withUnsafeMutableBufferPointer { buffer in
@@ -77,7 +102,8 @@ public struct VolumeStage: Sendable {
         samples.withUnsafeMutableBufferPointer { buffer in ramp(buffer, frames: frames, channels: channels) }
     }
 
-    /// Applies the gain along the ramp under way, one step per frame (in 64-bit arithmetic: `Int` here).
+    /// Applies the gain along the ramp under way, one step per frame (in 64-bit arithmetic: `Int` here),
+    /// saturating at full scale.
     private mutating func ramp<Sample: FixedWidthInteger>(
         _ buffer: UnsafeMutableBufferPointer<Sample>, frames: Int, channels: Int
     ) {
@@ -89,13 +115,14 @@ public struct VolumeStage: Sendable {
             }
             let g = gain
             for _ in 0..<channels {
-                buffer[index] = Sample(truncatingIfNeeded: (Int(buffer[index]) &* g) >> 24)
+                let product = (Int(buffer[index]) &* g) >> 24
+                buffer[index] = Sample(min(max(product, Int(Sample.min)), Int(Sample.max)))
                 index += 1
             }
         }
     }
 
     private static func fixed(_ gain: Double) -> Int {
-        Int((min(max(gain, 0), 1) * Double(unity)).rounded())
+        Int((min(max(gain, 0), maximumGain) * Double(unity)).rounded())
     }
 }

@@ -234,8 +234,12 @@ import Testing
             #expect(try indexer.refineEstimates(key: key) == 1)
         }
         // What version 2 left: no column saying which lengths are estimates.
-        let downgrade = try Run.program(
-            "/usr/bin/sqlite3", [path, "ALTER TABLE tracks DROP COLUMN duration_estimated; PRAGMA user_version = 2"])
+        let sql = """
+            ALTER TABLE tracks DROP COLUMN duration_estimated; ALTER TABLE tracks DROP COLUMN loudness_state;
+            ALTER TABLE tracks DROP COLUMN loudness_lufs; ALTER TABLE tracks DROP COLUMN loudness_peak;
+            PRAGMA user_version = 2
+            """
+        let downgrade = try Run.program("/usr/bin/sqlite3", [path, sql])
         #expect(downgrade.status == 0, "\(downgrade.stderr)")
         let database = try LibraryDatabase(path: path, create: false)
         let volume = try #require(try database.existingVolume(key: key))

@@ -38,4 +38,29 @@ import Testing
         stage.apply(to: &samples, frames: 32, channels: 2)
         #expect(samples.allSatisfy { $0 == 0 })
     }
+
+    /// A quiet track raised above unity (a loudness gain times the volume): exact where it fits, saturated at
+    /// full scale where a wrong peak would have let it wrap, in both depths and along a ramp.
+    @Test(arguments: [2.0, 3.98, 4.0, 9.0])
+    func aGainAboveOneRaisesAndSaturatesInsteadOfWrapping(_ gain: Double) {
+        let expected = min(gain, VolumeStage.maximumGain)
+        var stage = VolumeStage(gain: gain, sampleRate: 48_000)
+        var narrow: [Int16] = [1000, -1000, 5000, -5000, 30_000, -30_000]
+        stage.apply(to: &narrow, frames: 3, channels: 2)
+        #expect(abs(Double(narrow[0]) - 1000 * expected) <= 2)
+        #expect(abs(Double(narrow[1]) + 1000 * expected) <= 2)
+        #expect(narrow[4] == Int16.max && narrow[5] == Int16.min)
+        var wide: [Int32] = [1 << 20, -(1 << 20), Int32.max - 5, Int32.min + 5]
+        stage.apply(to: &wide, frames: 2, channels: 2)
+        #expect(abs(Double(wide[0]) - Double(1 << 20) * expected) <= 2)
+        #expect(wide[2] == Int32.max && wide[3] == Int32.min)
+
+        var ramped = VolumeStage(gain: 0.5, sampleRate: 48_000)
+        ramped.setGain(gain, ramp: true)
+        let frames = ramped.framesPerRamp * 2
+        var samples = [Int16](repeating: 20_000, count: frames)
+        ramped.apply(to: &samples, frames: frames, channels: 1)
+        #expect(samples.allSatisfy { $0 >= 9_999 })
+        #expect(samples.last == Int16.max)
+    }
 }

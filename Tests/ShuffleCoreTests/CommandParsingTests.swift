@@ -26,6 +26,18 @@ import Testing
                     .init(
                         root: "lib", device: "capture", mixer: "Digital", seed: 7, volume: 10, maxVolume: 12,
                         once: true)))
+        guard
+            case .play(let loud) = try Command.parse([
+                "play", "lib", "--replay-gain", "album", "--replay-gain-preamp", "-2", "--loudness-target", "-20",
+            ])
+        else { throw TestFailure("not play") }
+        #expect(loud.loudness == LoudnessSettings(mode: .album, targetLUFS: -20, preampDecibels: -2))
+        #expect(throws: UsageError.self) { try Command.parse(["play", "lib", "--replay-gain", "max"]) }
+        #expect(throws: UsageError.self) { try Command.parse(["play", "lib", "--loudness-target", "3"]) }
+        guard case .index(let index) = try Command.parse(["index", "lib", "--measure-loudness"]) else {
+            throw TestFailure("not index")
+        }
+        #expect(index.measureLoudness)
     }
 
     @Test func ctlActions() throws {
@@ -72,4 +84,10 @@ import Testing
         }
         #expect(Usage.text(for: nil) == Usage.overview)
     }
+}
+
+/// A test's own failure with a sentence.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

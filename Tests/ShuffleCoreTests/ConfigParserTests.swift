@@ -48,6 +48,23 @@ import Testing
         #expect(flagged.shuffle.mode == .inOrder)
     }
 
+    @Test func readsTheLoudnessKeysAndRefusesOthers() throws {
+        let config = try ConfigParser.parse(
+            "replay-gain = album\nreplay-gain-preamp = -3.5\nloudness-target = -23\n", file: "f")
+        #expect(config.loudness == LoudnessSettings(mode: .album, targetLUFS: -23, preampDecibels: -3.5))
+        #expect(DaemonConfig().loudness == LoudnessSettings(mode: .track, targetLUFS: -18, preampDecibels: 0))
+        #expect(try ConfigParser.parse("replay-gain-preamp = +2\n", file: "f").loudness.preampDecibels == 2)
+        for bad in [
+            "replay-gain = loud", "replay-gain-preamp = 16", "replay-gain-preamp = nan", "replay-gain-preamp = 1e1",
+            "loudness-target = 0", "loudness-target = -18 LUFS",
+        ] {
+            #expect(throws: ConfigError.self, "\(bad)") { try ConfigParser.parse(bad + "\n", file: "f") }
+        }
+        let flagged = try ConfigParser.parse(
+            "", file: "f", overrides: [ConfigOverride(key: "replay-gain", value: "off")])
+        #expect(flagged.loudness.mode == .off)
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         let config = try ConfigParser.parse("", file: "x")
         #expect(config == DaemonConfig())

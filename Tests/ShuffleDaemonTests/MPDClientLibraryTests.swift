@@ -134,7 +134,7 @@ struct MPDClientLibraryTests {
         let outputs = out["outputs"] as? [[String: String]] ?? []
         #expect(outputs.count == 1 && outputs.first?["outputenabled"] == "1" && outputs.first?["outputid"] == "0")
         #expect((out["listpartitions"] as? [[String: String]])?.first?["partition"] == "default")
-        #expect((out["replay_gain_status"] as? String) == "off")
+        #expect((out["replay_gain_status"] as? String) == "track", "the default mode, normalised by track")
         #expect((out["decoders"] as? [[String: Any]])?.first?["plugin"] as? String == "mpg123")
         #expect((out["listplaylists"] as? [Any])?.isEmpty == true)
 

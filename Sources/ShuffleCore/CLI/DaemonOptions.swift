@@ -19,7 +19,7 @@ public struct RunOptions: Equatable, Sendable {
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
         "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade", "sleep-power-off",
-        "idle-power-off", "power-off-command",
+        "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp", "loudness-target",
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {

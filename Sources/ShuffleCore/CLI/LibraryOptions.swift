@@ -4,22 +4,27 @@ public struct IndexOptions: Equatable, Sendable {
     public var root: String
     /// The database file; nil means the state directory's `library.db`.
     public var database: String?
+    /// Also measure the loudness of every track without a gain tag, before returning (what the player
+    /// otherwise does in the background while it plays).
+    public var measureLoudness: Bool
 
     /// Creates the options.
-    public init(root: String, database: String? = nil) {
+    public init(root: String, database: String? = nil, measureLoudness: Bool = false) {
         self.root = root
         self.database = database
+        self.measureLoudness = measureLoudness
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> IndexOptions {
         var scanner = try ArgumentScanner(arguments, command: "index", valued: ["db"])
         let database = scanner.value("db")
+        let measure = try scanner.flag("measure-loudness")
         let positionals = scanner.takePositionals()
         guard positionals.count == 1 else {
             throw UsageError("'index' needs exactly one folder", command: "index")
         }
         try scanner.finish()
-        return IndexOptions(root: positionals[0], database: database)
+        return IndexOptions(root: positionals[0], database: database, measureLoudness: measure)
     }
 }
 

@@ -1,4 +1,5 @@
-/// Options of `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--shuffle MODE] [--once]`.
+/// Options of `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--shuffle MODE]
+/// [--replay-gain MODE] [--replay-gain-preamp DB] [--loudness-target LUFS] [--once]`.
 public struct PlayOptions: Equatable, Sendable {
     /// The folder to play.
     public var root: String
@@ -16,6 +17,8 @@ public struct PlayOptions: Equatable, Sendable {
     public var maxVolume: Int?
     /// The shuffle mode (default: balanced).
     public var shuffle: ShuffleMode = .balanced
+    /// ReplayGain mode, pre-amp and target level (default: track, 0 dB, −18 LUFS).
+    public var loudness: LoudnessSettings = .standard
     /// Play every track once, then exit.
     public var once: Bool
 
@@ -35,8 +38,11 @@ public struct PlayOptions: Equatable, Sendable {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> PlayOptions {
-        var scanner = try ArgumentScanner(
-            arguments, command: "play", valued: ["db", "device", "mixer", "seed", "volume", "max-volume", "shuffle"])
+        let valued: Set<String> = [
+            "db", "device", "mixer", "seed", "volume", "max-volume", "shuffle", "replay-gain", "replay-gain-preamp",
+            "loudness-target",
+        ]
+        var scanner = try ArgumentScanner(arguments, command: "play", valued: valued)
         let database = scanner.value("db")
         let device = scanner.value("device") ?? "default"
         let mixer = scanner.value("mixer")
@@ -57,6 +63,24 @@ public struct PlayOptions: Equatable, Sendable {
             }
             shuffle = mode
         }
+        var loudness = LoudnessSettings.standard
+        if let text = scanner.value("replay-gain") {
+            guard let mode = ReplayGainMode(rawValue: text) else {
+                throw UsageError("option --replay-gain needs track, album or off, not '\(text)'", command: "play")
+            }
+            loudness.mode = mode
+        }
+        for (name, range) in [
+            ("replay-gain-preamp", LoudnessSettings.preampRange), ("loudness-target", LoudnessSettings.targetRange),
+        ] {
+            guard let text = scanner.value(name) else { continue }
+            guard let value = LoudnessSettings.number(text, in: range) else {
+                throw UsageError(
+                    "option --\(name) needs a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'",
+                    command: "play")
+            }
+            if name == "loudness-target" { loudness.targetLUFS = value } else { loudness.preampDecibels = value }
+        }
         let once = try scanner.flag("once")
         let positionals = scanner.takePositionals()
         guard positionals.count == 1 else {
@@ -67,6 +91,7 @@ public struct PlayOptions: Equatable, Sendable {
             root: positionals[0], database: database, device: device, mixer: mixer, seed: seed,
             volume: volume, maxVolume: maxVolume, once: once)
         options.shuffle = shuffle
+        options.loudness = loudness
         return options
     }
 }

@@ -28,10 +28,12 @@ public enum Usage {
         switch command {
         case "index":
             return """
-                usage: shufflebox index DIR [--db FILE]
+                usage: shufflebox index DIR [--db FILE] [--measure-loudness]
 
                 Walks DIR and brings its index up to date: new, changed, moved and deleted files.
                   --db FILE      the library database (default: the state directory's library.db)
+                  --measure-loudness  also measure the loudness (EBU R128) of every track without a
+                                 ReplayGain tag now, as the player does in the background
                 """
         case "search":
             return """
@@ -54,7 +56,9 @@ public enum Usage {
         case "play":
             return """
                 usage: shufflebox play DIR [--db FILE] [--device PCM] [--mixer CONTROL] [--seed N]
-                                           [--volume V] [--max-volume V] [--shuffle MODE] [--once]
+                                           [--volume V] [--max-volume V] [--shuffle MODE]
+                                           [--replay-gain MODE] [--replay-gain-preamp DB]
+                                           [--loudness-target LUFS] [--once]
 
                 Indexes DIR, then plays it shuffled, resuming where the last run stopped.
                 Keys on a terminal: space play/pause, n next, p previous, . and , seek 5 s, + and - volume, q quit.
@@ -67,6 +71,10 @@ public enum Usage {
                   --max-volume V   a cap that nothing can exceed
                   --shuffle MODE   balanced (default: artists and albums kept apart), shuffle,
                                    albums (a random album in track order, then another), in-order
+                  --replay-gain MODE  track (default), album or off: the tags' gain, else the
+                                   loudness measured while playing, brings each track to the target
+                  --replay-gain-preamp DB  added to every loudness gain (-15 to 15, default 0)
+                  --loudness-target LUFS   the level tracks are brought to (default -18)
                   --once           play every track once, then exit
                 """
         case "say":

@@ -5,7 +5,8 @@ public enum ConfigParser {
         "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
         "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
-        "sleep-power-off", "idle-power-off", "power-off-command",
+        "sleep-power-off", "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp",
+        "loudness-target",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
 
     /// The lines of `text`: split at LF, CR LF (one `Character` in Swift, so splitting at "\n" alone would
@@ -203,6 +204,16 @@ public enum ConfigParser {
                     message: "'shuffle' must be one of shuffle, balanced, albums, in-order, not '\(clip(value))'")
             }
             config.shuffle.mode = mode
+        case "replay-gain":
+            guard let mode = ReplayGainMode(rawValue: value) else {
+                throw ValueError(
+                    message: "'replay-gain' must be one of track, album, off, not '\(clip(value))'")
+            }
+            config.loudness.mode = mode
+        case "replay-gain-preamp":
+            config.loudness.preampDecibels = try decibels(key, value, in: LoudnessSettings.preampRange)
+        case "loudness-target":
+            config.loudness.targetLUFS = try decibels(key, value, in: LoudnessSettings.targetRange)
         case "artist-gap":
             config.shuffle.artistGap = try integer(key, value, in: 0...ShuffleSettings.maxGap)
         case "album-gap":
@@ -255,6 +266,16 @@ public enum ConfigParser {
                 message:
                     "'\(key)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(clip(value))'"
             )
+        }
+        return number
+    }
+
+    private static func decibels(_ key: String, _ value: String, in range: ClosedRange<Double>) throws(ValueError)
+        -> Double
+    {
+        guard let number = LoudnessSettings.number(value, in: range) else {
+            let bounds = "from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+            throw ValueError(message: "'\(key)' needs a number \(bounds), not '\(clip(value))'")
         }
         return number
     }

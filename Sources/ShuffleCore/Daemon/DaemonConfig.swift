@@ -49,6 +49,8 @@ public struct DaemonConfig: Equatable, Sendable {
     public var duckDecibels = -15
     /// The shuffle mode and the balanced shuffle's gaps (`shuffle`, `artist-gap`, `album-gap`).
     public var shuffle: ShuffleSettings = .standard
+    /// Loudness normalisation (`replay-gain`, `replay-gain-preamp`, `loudness-target`).
+    public var loudness: LoudnessSettings = .standard
     /// The volume floor in steps: no button or client takes the volume below it (a muted box looks broken
     /// to a child); the sleep timer's fade still goes to silence.
     public var minVolume = 0

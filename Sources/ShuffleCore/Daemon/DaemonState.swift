@@ -138,6 +138,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var playtimeMs: Int64 = 0
     /// Whether the one output is enabled (false: muted).
     public var outputEnabled = true
+    /// The loudness normalisation in force (MPD's `replay_gain_status`).
+    public var replayGainMode = ReplayGainMode.off
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(

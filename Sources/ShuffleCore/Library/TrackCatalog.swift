@@ -25,14 +25,21 @@ public struct CatalogTrack: Equatable, Sendable {
     public var tags: TagInfo
     /// The stream shape the indexer found.
     public var stream: StreamInfo
+    /// The EBU R128 measurement of its decoded audio, once the background scan has made one (nil before,
+    /// and for tracks whose tags carry a gain: they are not measured).
+    public var loudness: TrackLoudness?
 
     /// Creates a track.
-    public init(id: TrackID, path: PathBytes, relativePath: PathBytes, tags: TagInfo, stream: StreamInfo) {
+    public init(
+        id: TrackID, path: PathBytes, relativePath: PathBytes, tags: TagInfo, stream: StreamInfo,
+        loudness: TrackLoudness? = nil
+    ) {
         self.id = id
         self.path = path
         self.relativePath = relativePath
         self.tags = tags
         self.stream = stream
+        self.loudness = loudness
     }
 
     /// The library folder: `path` without `relativePath` and the `/` before it; nil when `path` does not

@@ -55,10 +55,12 @@ extension MPDCommands {
             return ""
         case "replay_gain_status":
             try count(request, 0...0)
-            return "replay_gain_mode: off\n"
+            return "replay_gain_mode: \(snapshot().replayGainMode.rawValue)\n"
         case "replay_gain_mode":
+            // The mode is the box's configuration (the parent's), not a client's to change: only the mode in
+            // force is accepted.
             try count(request, 1...1)
-            return try only(arguments[0], is: ["off"], request)
+            return try only(arguments[0], is: [snapshot().replayGainMode.rawValue], request)
         case "getvol":
             try count(request, 0...0)
             let now = snapshot()

@@ -338,6 +338,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             outputPaused: now?.outputPaused)
         snapshot.playtimeMs = counts.playtimeMs
         snapshot.outputEnabled = !machine.muted
+        snapshot.replayGainMode = config.loudness.mode
         if let queue {
             snapshot.queueVersion = queue.version
             let next = queue.cursor + 1

@@ -16,6 +16,10 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     private let log: Log
     /// The cancellation flag of each stick's running index, by volume id.
     private let runs = Locked<[String: IndexCancellation]>([:])
+    /// The cancellation flag of each stick's loudness scan (`LoudnessScan`), by volume id.
+    private let measurements = Locked<[String: IndexCancellation]>([:])
+    /// Whether tracks without a gain tag are measured (not with `replay-gain = off`).
+    private let measuresLoudness: Bool
     /// The last replacement of a damaged database (for `status`), and who to tell of the next one.
     private let damage = Locked<(warning: String?, handler: (@Sendable () -> Void)?)>((nil, nil))
     /// Each stick's playable tracks in memory, for the queue, song lists and `stats`: the loop thread
@@ -24,10 +28,12 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
 
     /// Opens (creating) the database at `path`; a damaged one is moved aside and replaced, now or whenever
     /// SQLite later finds it damaged (the index is rebuilt from the sticks; resume points are lost).
-    init(path: String, log: Log) throws(DaemonError) {
+    init(path: String, log: Log, measuresLoudness: Bool = true) throws(DaemonError) {
         self.path = path
         self.log = log
+        self.measuresLoudness = measuresLoudness
         let runs = self.runs
+        let measurements = self.measurements
         let damage = self.damage
         // Not through `blocking`: a busy cooperative pool must not turn a quick file open into a timeout.
         do {
@@ -35,6 +41,10 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 // On the store's queue, after the fresh database is in place.
                 log.warning(replacement.description)
                 runs.withLock { runs in
+                    for run in runs.values { run.cancel() }
+                    runs.removeAll()
+                }
+                measurements.withLock { runs in
                     for run in runs.values { run.cancel() }
                     runs.removeAll()
                 }
@@ -91,6 +101,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             runs[key]?.cancel()
             runs[key] = cancellation
         }
+        // The run may write some tracks anew: a scan under way must not store what it measured of the old file.
+        measurements.withLock { $0.removeValue(forKey: key)?.cancel() }
         let path = self.path
         let log = self.log
         let runs = self.runs
@@ -147,6 +159,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                         log.info("walked \(refined) long tracks of \(volume.mountPoint) in full for their exact length")
                         report(.lengthsRefined(refined))
                     }
+                    if self.measuresLoudness && !cancellation.isCancelled {
+                        self.startMeasuring(key: key, volume: volume)
+                    }
                 }
             } catch {
                 guard !cancellation.isCancelled else { return }
@@ -165,6 +180,28 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         // The run stops between files or batches, commits the batch it is writing and removes nothing;
         // its reports are dropped from now on.
         runs.withLock { $0.removeValue(forKey: volumeID)?.cancel() }
+        // A scan stops within a decoded chunk; what it measured is stored, the rest waits for the next pass.
+        measurements.withLock { $0.removeValue(forKey: volumeID)?.cancel() }
+    }
+
+    /// Measures the loudness of the stick's tracks without a gain tag on a low-priority thread of its own
+    /// (`LoudnessScan`), after its index run: one pass per stick at a time.
+    private func startMeasuring(key: String, volume: DaemonMachine.Volume) {
+        let cancellation = IndexCancellation()
+        measurements.withLock { runs in
+            runs[key]?.cancel()
+            runs[key] = cancellation
+        }
+        let measurements = self.measurements
+        let log = self.log
+        LoudnessScan.start(databasePath: path, key: key, cancellation: cancellation, log: log) { summary in
+            measurements.withLock { if $0[key] === cancellation { $0[key] = nil } }
+            guard summary.measured + summary.failed > 0 else { return }
+            log.info(
+                "measured the loudness of \(summary.measured) tracks of \(volume.mountPoint)"
+                    + (summary.failed > 0 ? " (\(summary.failed) could not be decoded)" : "")
+                    + (summary.stoppedShort ? "; the rest next time" : ""))
+        }
     }
 
     func counts(volumeID: String) -> LibraryCounts {

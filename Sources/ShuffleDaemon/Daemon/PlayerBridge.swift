@@ -22,6 +22,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private var cap: Int
     private let duckDecibels: Double
     private let shuffle: ShuffleSettings
+    private let loudness: LoudnessSettings
     private let log: Log
     private var engine: PlaybackEngine?
     private var finished: DispatchSemaphore?
@@ -49,6 +50,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.cap = config.maxVolume
         self.duckDecibels = Double(config.duckDecibels)
         self.shuffle = config.shuffle
+        self.loudness = config.loudness
         self.log = log
         standalone = SpeechOutput(device: config.device)
     }
@@ -80,6 +82,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         configuration.duckDecibels = duckDecibels
         let speaking = self.speaking
         configuration.shuffle = shuffle
+        configuration.loudness = loudness
         let announced = self.announced
         announced.withLock { $0 = nil }
         generation += 1

@@ -32,6 +32,11 @@ enum IndexCommand {
                     Terminal.error("walked \(refined) long track\(refined == 1 ? "" : "s") in full for the exact length")
                 }
             }
+            if summary.outcome == .complete && options.measureLoudness,
+                let failed = measureLoudness(path: path, root: root)
+            {
+                return failed
+            }
             guard case .incomplete(let reason) = summary.outcome else { return ExitCode.success }
             // The index keeps what it had: a person should know it is not in step with the folder.
             Terminal.error(
@@ -42,12 +47,46 @@ enum IndexCommand {
         }
     }
 
+    /// Measures every pending track of `root` now (`LoudnessScan`, on this thread) and says how many, in how
+    /// long; returns an exit status when it failed, else nil.
+    private static func measureLoudness(path: String, root: PathBytes) -> Int32? {
+        let started = ContinuousClock.now
+        let cpuBefore = processCPUSeconds()
+        let measured: LoudnessScan.Summary
+        do {
+            let database = try LibraryDatabase(path: path, create: false)
+            measured = try LoudnessScan.run(
+                database: database, key: VolumeRef.pathKey(for: root), cancellation: IndexCancellation(),
+                log: Log(label: "loudness", minimum: .warning, sink: { Terminal.error($0) }))
+        } catch let error as LibraryError {
+            return LibraryOutput.report(error).code
+        } catch {
+            Terminal.error("shufflebox: cannot measure loudness: \(error)")
+            return ExitCode.failure
+        }
+        Terminal.error(
+            "measured the loudness of \(measured.measured) track\(measured.measured == 1 ? "" : "s")"
+                + (measured.failed > 0 ? " (\(measured.failed) could not be decoded)" : "")
+                + " (\(Int(measured.audioSeconds)) s of audio) in \(ProgressLine.seconds(ContinuousClock.now - started)) s, "
+                + "\(Int((processCPUSeconds() - cpuBefore) * 1000)) ms of CPU")
+        return nil
+    }
+
     /// "indexed /media/stick: 9802 tracks, 12 unplayable (+9814 added, 0 changed, 0 moved, 0 removed) in 3.2 s".
     static func summaryLine(_ summary: IndexSummary, root: PathBytes, elapsed: Duration) -> String {
         "indexed \(root.display): \(summary.tracks) tracks, \(summary.unplayable) unplayable "
             + "(\(summary.added) added, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed) "
             + "in \(ProgressLine.seconds(elapsed)) s"
     }
+}
+
+/// User and system CPU time of this process so far, in seconds (`getrusage`).
+private func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return user + system
 }
 
 /// The live progress line on a terminal's stderr, redrawn with `\r` at most ten times a second.

@@ -25,6 +25,21 @@ enum PlayCommand {
             device: options.device, mixer: options.mixer, seed: options.seed, volume: options.volume,
             scale: VolumeScale(cap: options.maxVolume), once: options.once)
         configuration.shuffle = ShuffleSettings(mode: options.shuffle)
+        configuration.loudness = options.loudness
+        // Tracks without a gain tag are measured while the music plays; each plays normalised from its next
+        // start once measured.
+        let measuring = IndexCancellation()
+        defer { measuring.cancel() }
+        if options.loudness.mode != .off {
+            LoudnessScan.start(
+                databasePath: LibraryOutput.databasePath(options.database), key: VolumeRef.pathKey(for: root),
+                cancellation: measuring, log: log
+            ) { summary in
+                if summary.measured + summary.failed > 0 {
+                    log.debug("measured the loudness of \(summary.measured) tracks (\(summary.failed) could not be)")
+                }
+            }
+        }
         let engine = PlaybackEngine(catalog: catalog, configuration: configuration, log: log) { track, _ in
             Terminal.write(track.terminalName + "\n")
         }

@@ -1,0 +1,93 @@
+import LibPThread
+import MusicLibrary
+import Playback
+import ShuffleCore
+
+/// The background loudness scan: every playable track of a library with no ReplayGain tag is decoded once
+/// and measured (EBU R128 integrated loudness and true peak, `LoudnessMeasurer`), and the result stored in
+/// its track row, where the player reads it the next time the track starts.
+///
+/// It runs after the index run has reported (music is playing by then), on a thread of its own at the
+/// lowest priority (`SCHED_IDLE`), with a database connection of its own, one track at a time, each stored
+/// as soon as it is measured. It is resumable because the database is the queue: a pass cut short (the
+/// stick pulled, the daemon stopped, the power cut) leaves the rest pending, and the next pass finds them
+/// again. A track whose file changed is written anew by the indexer, pending again.
+enum LoudnessScan {
+    /// What one pass did.
+    struct Summary: Sendable, Equatable {
+        /// Tracks measured and stored.
+        var measured = 0
+        /// Tracks that could not be decoded (stored as failed: not tried again until they change).
+        var failed = 0
+        /// Seconds of audio decoded.
+        var audioSeconds = 0.0
+        /// Whether the pass stopped before the end (cancelled, or the medium could not be read).
+        var stoppedShort = false
+    }
+
+    /// Starts a pass over library `key` of the database at `path` on a new low-priority thread; `done` is
+    /// called on that thread at the end (not when cancelled).
+    static func start(
+        databasePath: String, key: String, cancellation: IndexCancellation, log: Log,
+        done: @escaping @Sendable (Summary) -> Void = { _ in }
+    ) {
+        PThread.startDetached(name: "shufflebox-loud") {
+            PThread.lowerCurrentThreadPriority()
+            do {
+                let database = try LibraryDatabase(path: databasePath, create: false)
+                let summary = try run(database: database, key: key, cancellation: cancellation, log: log)
+                guard !cancellation.isCancelled else { return }
+                done(summary)
+            } catch {
+                guard !cancellation.isCancelled else { return }
+                log.warning("measuring loudness stopped: \(error)")
+            }
+        }
+    }
+
+    /// One pass on the calling thread: measures every pending track of library `key` until none is left,
+    /// `cancellation` is raised, or the medium cannot be read.
+    static func run(
+        database: LibraryDatabase, key: String, cancellation: IndexCancellation, log: Log
+    ) throws -> Summary {
+        var summary = Summary()
+        guard let volume = try database.existingVolume(key: key) else { return summary }
+        let measurer = try LoudnessMeasurer()
+        let isCancelled: () -> Bool = { cancellation.isCancelled }
+        while !isCancelled() {
+            let batch = try database.tracksToMeasure(of: volume, limit: 64)
+            if batch.isEmpty { break }
+            for (id, path) in batch {
+                if isCancelled() {
+                    summary.stoppedShort = true
+                    summary.audioSeconds = measurer.decodedSeconds
+                    return summary
+                }
+                let measured: TrackLoudness?
+                do {
+                    measured = try measurer.measure(path: volume.root.appending(path).bytes, isCancelled: isCancelled)
+                } catch let error as LoudnessMeasurementError where error.unreadable {
+                    // The stick is going, or the file went: the next pass tries again.
+                    log.debug("measuring loudness stopped at \(path.display): \(error)")
+                    summary.stoppedShort = true
+                    summary.audioSeconds = measurer.decodedSeconds
+                    return summary
+                } catch {
+                    try database.setLoudness(nil, of: id)
+                    summary.failed += 1
+                    log.debug("cannot measure \(path.display): \(error)")
+                    continue
+                }
+                guard let loudness = measured, !isCancelled() else { break }
+                try database.setLoudness(loudness, of: id)
+                summary.measured += 1
+                log.debug(
+                    "measured \(path.display): \(loudness.integratedLUFS.map { "\($0) LUFS" } ?? "silent"), "
+                        + "true peak \(loudness.truePeak ?? 0)")
+            }
+        }
+        summary.stoppedShort = summary.stoppedShort || isCancelled()
+        summary.audioSeconds = measurer.decodedSeconds
+        return summary
+    }
+}
