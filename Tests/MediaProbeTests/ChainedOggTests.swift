@@ -18,13 +18,32 @@ struct ChainedOggTests {
         var chain = Data()
         for (index, length) in seconds.enumerated() {
             let link = try AudioFixtures.make(.init(format, seconds: length), in: folder.url, name: "link\(index)")
-            chain += try Data(contentsOf: link)
+            // The encoders pick a serial from the clock: two links made within the same second would share one.
+            chain += Self.withSerial(UInt32(0x5B00 + index), [UInt8](try Data(contentsOf: link)))
         }
         let file = folder.appending("chain.\(format.fileExtension)")
         try chain.write(to: file)
         let reference = try AudioFixtures.reference(file, .init(format, seconds: seconds.reduce(0, +)))
         guard case .audio(_, let stream) = MediaProbe.probe(path: PathBytes(file.path)) else { return (nil, reference.frames) }
         return (stream, reference.frames)
+    }
+
+    /// `stream` with every page's serial number set to `serial` and its CRC made anew.
+    static func withSerial(_ serial: UInt32, _ stream: [UInt8]) -> Data {
+        var bytes = stream
+        var offset = 0
+        while offset + 27 <= bytes.count, bytes[offset..<offset + 4].elementsEqual(Array("OggS".utf8)) {
+            let segments = Int(bytes[offset + 26])
+            let length = 27 + segments + bytes[(offset + 27)..<(offset + 27 + segments)].reduce(0) { $0 + Int($1) }
+            for k in 0..<4 {
+                bytes[offset + 14 + k] = UInt8(truncatingIfNeeded: serial >> (8 * UInt32(k)))
+                bytes[offset + 22 + k] = 0
+            }
+            let crc = Checksums.crc32Ogg(bytes[offset..<offset + length])
+            for k in 0..<4 { bytes[offset + 22 + k] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k))) }
+            offset += length
+        }
+        return Data(bytes)
     }
 
     @Test(arguments: [AudioFixtures.Format.vorbis, .opus])
