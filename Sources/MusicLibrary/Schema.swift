@@ -128,28 +128,12 @@ enum Schema {
                 code: 26, extendedCode: 26, function: "migrate",
                 message: "the database was written by a newer Shufflebox (schema \(version))")
         }
-        if version < 1 {
+        // Each migration in its own transaction, so a power cut leaves the file at one version or the next.
+        let steps: [(Int64, String)] = [(1, version1), (2, version2), (3, version3), (4, version4)]
+        for (target, statements) in steps where version < target {
             try connection.transaction { () throws(SQLiteError) in
-                try connection.execute(version1)
-                try connection.execute("PRAGMA user_version = 1")
-            }
-        }
-        if version < 2 {
-            try connection.transaction { () throws(SQLiteError) in
-                try connection.execute(version2)
-                try connection.execute("PRAGMA user_version = 2")
-            }
-        }
-        if version < 3 {
-            try connection.transaction { () throws(SQLiteError) in
-                try connection.execute(version3)
-                try connection.execute("PRAGMA user_version = 3")
-            }
-        }
-        if version < 4 {
-            try connection.transaction { () throws(SQLiteError) in
-                try connection.execute(version4)
-                try connection.execute("PRAGMA user_version = 4")
+                try connection.execute(statements)
+                try connection.execute("PRAGMA user_version = \(target)")
             }
         }
     }
