@@ -49,9 +49,15 @@ import Testing
         _ = try daemon.mpc(["pause"])
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
         #expect(DaemonHarness.wait(seconds: 5) { led.shown == "trigger=timer delay_on=1000 delay_off=1000" })
+        let pid = daemon.process.processIdentifier
+        // The stick's loudness is measured once after its index run, on a thread at idle priority that ends
+        // when every track is measured: work that finishes, not a wake-up that comes back. On a busy machine
+        // an idle-priority thread gets little time, so its end is waited for.
+        #expect(
+            DaemonHarness.wait(seconds: 120) { !Self.switches(of: pid).keys.contains { $0.hasSuffix(" shufflebox-loud") } },
+            "the loudness scan did not end:\n\(daemon.log)")
         // One-off settling: a cancelled save timer fires once, and idle libdispatch workers exit after ~5 s.
         Thread.sleep(forTimeInterval: 7)
-        let pid = daemon.process.processIdentifier
         // A change of the mount table anywhere in the daemon's namespace rightly wakes its loop once (it logs
         // "mount table changed"); the private namespace keeps other tests' sticks out, yet a busy machine has
         // been seen to touch it. A window with such a change proves nothing either way, so it is measured
