@@ -30,6 +30,8 @@ struct MPEGStreamScanner {
     /// How far past the expected start libmpg123 looks for the first frame (`skip_junk`: 64 KiB, or the
     /// resync limit when that is larger; the player's is 64 KiB too).
     static let searchLimit = 65_536
+    /// How far from the audio's start the search for the first frame reads at most (see `findFirstFrame`).
+    static let searchCap = 16 * searchLimit
     // The most bytes of a stream a frame walk reads is `source.walkBudget` (24 MiB at index time): past it,
     // the frame count is estimated from the bytes walked, so that no file, however large it claims to be (a
     // sparse file of 8 GB), holds the indexer for longer than reading this much.
@@ -107,34 +109,97 @@ struct MPEGStreamScanner {
 
     // MARK: - Finding the stream
 
-    /// The first frame libmpg123 starts the stream with: a header within `searchLimit` bytes of `start`
-    /// whose frame fits in the file and is followed by a compatible header (`do_readahead`). libmpg123 gives
-    /// up on the whole stream when such a frame has no room for a header after it.
+    /// The first frame libmpg123 starts the stream with (`read_frame` before its first header, `skip_junk`,
+    /// `wetwork` and `do_readahead` in `parse.c`), step by step:
+    ///
+    /// - at the reading position, four bytes that pass `head_check` are decoded; four that do not start a
+    ///   junk search (`skip_junk`), after an ID3v2 tag is skipped, that steps one byte at a time and stops at
+    ///   the first header that passes and decodes; the bytes stepped over count against 64 KiB for the whole
+    ///   search;
+    /// - a header that does not decode (a free-format size that cannot be measured, Layer III side information
+    ///   that does not fit) starts a resync to the next bytes that pass `head_check`, within the resync limit;
+    /// - a decoded header is the first frame when its whole frame is in the file and a compatible header
+    ///   follows it; otherwise the search goes on one byte after it;
+    /// - a free-format size is guessed at most 5 times with each of two counters: the junk search's, new with
+    ///   every junk search, and the one of the frame being read, kept for the whole search. Once measured, the
+    ///   size is kept for the stream, even when the frame it was measured on turns out not to start it.
+    ///
+    /// A chain of headers that fail their readahead, each followed by a resync, is bounded only by the file in
+    /// libmpg123; this search stops `searchCap` bytes from where it began, far past any real stream's start.
     private func findFirstFrame() -> First? {
-        let begin = afterID3Headers(from: start)
-        let limit = min(source.count, begin + Self.searchLimit)
-        var position = begin
-        var freeGuesses = 0
-        // Once measured, libmpg123 keeps the free-format size for the stream, even when the frame it measured
-        // turns out not to start it.
+        var position = afterID3Headers(from: start)
+        let cap = min(source.count, position + Self.searchCap)
+        var frameGuesses = 0
+        var junkStepped = 0
         var freeSize: Int?
-        while let candidate = MPEGFrameWalk.nextHeader(in: source, from: position, before: limit) {
-            position = candidate + 1
-            guard let header = headerAt(candidate) else { continue }
+
+        /// What `decode_header` makes of a header that passed `head_check`.
+        enum Decoded { case length(Int), bad, endOfFile }
+        func decode(_ header: MPEGFrameHeader, at offset: Int, guesses: inout Int) -> Decoded {
             if header.isFreeFormat && freeSize == nil {
-                freeGuesses += 1
-                guard freeGuesses <= MPEGFrameWalk.freeGuessesPerFrame else { continue }
-                switch MPEGFrameWalk.measureFreeFormat(source, at: candidate) {
+                guesses += 1
+                guard guesses <= MPEGFrameWalk.freeGuessesPerFrame else { return .bad }
+                switch MPEGFrameWalk.measureFreeFormat(source, at: offset) {
                 case .size(let size): freeSize = size
-                case .none: continue
-                case .endOfFile: return nil
+                case .none: return .bad
+                case .endOfFile: return .endOfFile
                 }
             }
-            guard let length = header.length(freeSize: freeSize) else { continue }
+            return header.length(freeSize: freeSize).map(Decoded.length) ?? .bad
+        }
+
+        while position < cap {
+            let four = source.bytes(at: position, count: 4)
+            guard four.count == 4 else { return nil }
+            var candidate = position
+            var found = MPEGFrameHeader(four[0], four[1], four[2], four[3])
+            if found == nil {
+                if four[0] == 0x49, four[1] == 0x44, four[2] == 0x33 {
+                    position = max(position + 1, afterID3Headers(from: position))
+                    continue
+                }
+                // skip_junk: the first header after `position` that decodes, with a guess counter of its own.
+                var junkGuesses = 0
+                var scan = position
+                junking: while true {
+                    guard
+                        let next = MPEGFrameWalk.nextHeader(
+                            in: source, from: scan + 1, before: min(cap, position + Self.searchLimit - junkStepped))
+                    else { return nil }
+                    scan = next
+                    guard let header = headerAt(next) else { continue }
+                    switch decode(header, at: next, guesses: &junkGuesses) {
+                    case .length:
+                        found = header
+                        break junking
+                    case .bad: continue
+                    case .endOfFile: return nil
+                    }
+                }
+                junkStepped += scan - position
+                candidate = scan
+            }
+            guard let header = found else { return nil }
+            let length: Int
+            switch decode(header, at: candidate, guesses: &frameGuesses) {
+            case .length(let decoded): length = decoded
+            case .endOfFile: return nil
+            case .bad:
+                // wetwork: resync to the next bytes that pass head_check, then decode those.
+                guard
+                    let next = MPEGFrameWalk.nextHeader(
+                        in: source, from: candidate + 1, before: min(cap, candidate + MPEGFrameWalk.resyncLimit))
+                else { return nil }
+                position = next
+                continue
+            }
+            // do_readahead: the frame must be whole and followed by a compatible header.
             let next = candidate + length
             if next + 4 > source.count { return nil }
-            guard let following = headerAt(next), following.isCompatible(with: header) else { continue }
-            return First(offset: candidate, header: header, length: length, freeSize: freeSize)
+            if let following = headerAt(next), following.isCompatible(with: header) {
+                return First(offset: candidate, header: header, length: length, freeSize: freeSize)
+            }
+            position = candidate + 1
         }
         return nil
     }
