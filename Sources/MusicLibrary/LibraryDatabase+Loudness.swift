@@ -11,16 +11,29 @@ public enum LoudnessState: Int64, Sendable {
     case failed = 2
 }
 
+/// A track waiting for its loudness measurement, with its file's size and time as the index had them when
+/// it was listed: the measurement is stored only while they still hold.
+public struct PendingLoudness: Sendable, Equatable {
+    /// The track.
+    public let id: TrackID
+    /// Its path, relative to the volume's root.
+    public let path: PathBytes
+    /// The file's size when listed.
+    let size: Int64
+    /// The file's modification time (ns) when listed.
+    let mtimeNs: Int64
+}
+
 /// The background loudness scan's reads and writes.
 extension LibraryDatabase {
     /// Playable tracks of `volume` with no ReplayGain tag and no measurement yet, by path (at most `limit`).
     public func tracksToMeasure(of volume: VolumeRef, limit: Int = 1_000_000) throws(LibraryError)
-        -> [(id: TrackID, path: PathBytes)]
+        -> [PendingLoudness]
     {
-        try wrap { () throws(SQLiteError) -> [(id: TrackID, path: PathBytes)] in
+        try wrap { () throws(SQLiteError) -> [PendingLoudness] in
             try withStatement(
                 """
-                SELECT f.id, f.path FROM files f JOIN tracks t ON t.id = f.id
+                SELECT f.id, f.path, f.size, f.mtime_ns FROM files f JOIN tracks t ON t.id = f.id
                 WHERE f.volume_id = ?1 AND f.status = 'ok' AND t.loudness_state = 0
                     AND t.rg_track_gain IS NULL AND t.rg_album_gain IS NULL
                 ORDER BY f.path LIMIT ?2
@@ -28,28 +41,41 @@ extension LibraryDatabase {
             ) { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
                 try statement.bind(limit, at: 2)
-                var result: [(id: TrackID, path: PathBytes)] = []
+                var result: [PendingLoudness] = []
                 while try statement.step() == .row {
-                    result.append((TrackID(statement.int64(at: 0)), PathBytes(statement.blob(at: 1))))
+                    result.append(
+                        PendingLoudness(
+                            id: TrackID(statement.int64(at: 0)), path: PathBytes(statement.blob(at: 1)),
+                            size: statement.int64(at: 2), mtimeNs: statement.int64(at: 3)))
                 }
                 return result
             }
         }
     }
 
-    /// Stores the measurement of track `id` (nil: it could not be decoded; not tried again until it changes).
-    /// A track the indexer has since removed or rewritten is left alone: its row is gone, or new and pending.
-    public func setLoudness(_ loudness: TrackLoudness?, of id: TrackID) throws(LibraryError) {
-        try wrap { () throws(SQLiteError) in
+    /// Stores the measurement of `track` (nil: it could not be decoded; not tried again until it changes), and
+    /// says whether it did. A track the indexer has removed or rewritten since it was listed is left alone:
+    /// its row is gone, or it is a new file's, pending again, and a measurement of the old file must not land
+    /// on it (the indexer keeps a changed file's id).
+    @discardableResult
+    public func setLoudness(_ loudness: TrackLoudness?, of track: PendingLoudness) throws(LibraryError) -> Bool {
+        try wrap { () throws(SQLiteError) -> Bool in
             try withStatement(
-                "UPDATE tracks SET loudness_state = ?2, loudness_lufs = ?3, loudness_peak = ?4 WHERE id = ?1"
-            ) { statement throws(SQLiteError) in
-                try statement.bind(id.rawValue, at: 1)
+                """
+                UPDATE tracks SET loudness_state = ?2, loudness_lufs = ?3, loudness_peak = ?4
+                WHERE id = ?1 AND loudness_state = 0
+                    AND EXISTS (SELECT 1 FROM files WHERE id = ?1 AND size = ?5 AND mtime_ns = ?6)
+                """
+            ) { statement throws(SQLiteError) -> Bool in
+                try statement.bind(track.id.rawValue, at: 1)
                 try statement.bind(
                     loudness == nil ? LoudnessState.failed.rawValue : LoudnessState.measured.rawValue, at: 2)
                 try statement.bind(loudness?.integratedLUFS, at: 3)
                 try statement.bind(loudness?.truePeak, at: 4)
+                try statement.bind(track.size, at: 5)
+                try statement.bind(track.mtimeNs, at: 6)
                 try statement.run()
+                return connection.changes > 0
             }
         }
     }

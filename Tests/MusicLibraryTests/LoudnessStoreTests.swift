@@ -20,10 +20,14 @@ import Testing
             ])
         let before = try database.loudnessCounts(of: fixture.volume)
         #expect(before.measured == 0 && before.pending == 3)
+        let pending = Dictionary(
+            uniqueKeysWithValues: try database.tracksToMeasure(of: fixture.volume).map { ($0.id, $0) })
         let measured = TrackLoudness(integratedLUFS: -9.5, truePeak: 1.02)
-        try database.setLoudness(measured, of: plain)
-        try database.setLoudness(TrackLoudness(integratedLUFS: nil, truePeak: 0), of: silent)
-        try database.setLoudness(nil, of: broken)
+        #expect(try database.setLoudness(measured, of: #require(pending[plain])))
+        #expect(
+            try database.setLoudness(TrackLoudness(integratedLUFS: nil, truePeak: 0), of: #require(pending[silent])))
+        #expect(try database.setLoudness(nil, of: #require(pending[broken])))
+        #expect(try !database.setLoudness(measured, of: #require(pending[plain])), "measured once, stored once")
         #expect(try database.tracksToMeasure(of: fixture.volume).isEmpty)
         let after = try database.loudnessCounts(of: fixture.volume)
         #expect(after.measured == 2 && after.pending == 0)
@@ -32,31 +36,71 @@ import Testing
         #expect(try database.playableTrack(broken, of: fixture.volume)?.loudness == nil)
     }
 
+    /// A stick of two short WAVs, `a.wav` and `b.wav`, indexed once into a fresh database.
+    private struct TwoTrackStick {
+        let scratch: TemporaryDirectory
+        let stick: URL
+        let tone = AudioFixtures.tone(frames: 4410, channels: 2, bits: 16, rate: 44_100)
+        let database: LibraryDatabase
+        let indexer: Indexer
+        let root: PathBytes
+        let key: String
+        let volume: VolumeRef
+
+        init(prefix: String) throws {
+            scratch = try TemporaryDirectory(prefix: prefix)
+            stick = scratch.appending("stick")
+            try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
+            for name in ["a", "b"] {
+                try AudioFixtures.writeWAV(
+                    tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("\(name).wav"))
+            }
+            root = try #require(LibraryLocation.realPath(stick.path))
+            key = VolumeRef.pathKey(for: root)
+            database = try LibraryDatabase(path: scratch.path + "/library.db", create: true)
+            indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+            _ = try indexer.run(root: root, key: key, now: 1_700_000_000)
+            volume = try #require(try database.existingVolume(key: key))
+        }
+
+        /// Writes `b.wav` anew, twice as long, and indexes the stick at `now`.
+        func changeBAndReindex(now: Int64) throws {
+            try AudioFixtures.writeWAV(
+                tone + tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("b.wav"))
+            _ = try indexer.run(root: root, key: key, now: now)
+        }
+    }
+
     /// A rescan of unchanged files keeps every measurement; a changed file is measured again.
     @Test func aMeasurementLastsAsLongAsItsFile() throws {
-        let scratch = try TemporaryDirectory(prefix: "loudness-rescan")
-        defer { scratch.remove() }
-        let stick = scratch.appending("stick")
-        try FileManager.default.createDirectory(at: stick, withIntermediateDirectories: true)
-        let tone = AudioFixtures.tone(frames: 4410, channels: 2, bits: 16, rate: 44_100)
-        for name in ["a", "b"] {
-            try AudioFixtures.writeWAV(
-                tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("\(name).wav"))
+        let stick = try TwoTrackStick(prefix: "loudness-rescan")
+        defer { stick.scratch.remove() }
+        let database = stick.database
+        for track in try database.tracksToMeasure(of: stick.volume) {
+            try database.setLoudness(TrackLoudness(integratedLUFS: -12, truePeak: 0.5), of: track)
         }
-        let root = try #require(LibraryLocation.realPath(stick.path))
-        let key = VolumeRef.pathKey(for: root)
-        let database = try LibraryDatabase(path: scratch.path + "/library.db", create: true)
-        let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })
-        _ = try indexer.run(root: root, key: key, now: 1_700_000_000)
-        let volume = try #require(try database.existingVolume(key: key))
-        for (id, _) in try database.tracksToMeasure(of: volume) {
-            try database.setLoudness(TrackLoudness(integratedLUFS: -12, truePeak: 0.5), of: id)
-        }
-        _ = try indexer.run(root: root, key: key, now: 1_700_000_100)
-        #expect(try database.tracksToMeasure(of: volume).isEmpty, "unchanged files keep their measurement")
-        try AudioFixtures.writeWAV(
-            tone + tone, rate: 44_100, channels: 2, bits: 16, to: stick.appendingPathComponent("b.wav"))
-        _ = try indexer.run(root: root, key: key, now: 1_700_000_200)
-        #expect(try database.tracksToMeasure(of: volume).map(\.path.display) == ["b.wav"])
+        _ = try stick.indexer.run(root: stick.root, key: stick.key, now: 1_700_000_100)
+        #expect(try database.tracksToMeasure(of: stick.volume).isEmpty, "unchanged files keep their measurement")
+        try stick.changeBAndReindex(now: 1_700_000_200)
+        #expect(try database.tracksToMeasure(of: stick.volume).map(\.path.display) == ["b.wav"])
+    }
+
+    /// The race a re-index and the scan can run: the scan lists a file, the file changes and the indexer
+    /// rewrites its row (same id, pending again), then the scan's measurement of the old file ends. It must
+    /// not land on the new row.
+    @Test func aMeasurementOfAFileRewrittenMeanwhileIsDropped() throws {
+        let stick = try TwoTrackStick(prefix: "loudness-race")
+        defer { stick.scratch.remove() }
+        let database = stick.database
+        let listed = try database.tracksToMeasure(of: stick.volume)
+        #expect(listed.map(\.path.display) == ["a.wav", "b.wav"])
+        try stick.changeBAndReindex(now: 1_700_000_100)
+        let old = TrackLoudness(integratedLUFS: -12, truePeak: 0.5)
+        #expect(try database.setLoudness(old, of: listed[0]), "a.wav did not change")
+        #expect(try !database.setLoudness(old, of: listed[1]), "b.wav changed after it was listed")
+        let waiting = try database.tracksToMeasure(of: stick.volume)
+        #expect(waiting.map(\.path.display) == ["b.wav"])
+        #expect(waiting.first?.id == listed[1].id, "the indexer kept the changed file's id")
+        #expect(try database.playableTrack(listed[1].id, of: stick.volume)?.loudness == nil)
     }
 }

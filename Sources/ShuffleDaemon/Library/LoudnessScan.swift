@@ -11,7 +11,9 @@ import ShuffleCore
 /// lowest priority (`SCHED_IDLE`), with a database connection of its own, one track at a time, each stored
 /// as soon as it is measured. It is resumable because the database is the queue: a pass cut short (the
 /// stick pulled, the daemon stopped, the power cut) leaves the rest pending, and the next pass finds them
-/// again. A track whose file changed is written anew by the indexer, pending again.
+/// again. A track whose file changed is written anew by the indexer, pending again, and a measurement of
+/// the old file that ends after that is dropped (`setLoudness` stores only while the file's size and time
+/// are the ones listed).
 enum LoudnessScan {
     /// What one pass did.
     struct Summary: Sendable, Equatable {
@@ -57,7 +59,8 @@ enum LoudnessScan {
         while !isCancelled() {
             let batch = try database.tracksToMeasure(of: volume, limit: 64)
             if batch.isEmpty { break }
-            for (id, path) in batch {
+            for track in batch {
+                let path = track.path
                 if isCancelled() {
                     summary.stoppedShort = true
                     summary.audioSeconds = measurer.decodedSeconds
@@ -73,13 +76,14 @@ enum LoudnessScan {
                     summary.audioSeconds = measurer.decodedSeconds
                     return summary
                 } catch {
-                    try database.setLoudness(nil, of: id)
+                    try database.setLoudness(nil, of: track)
                     summary.failed += 1
                     log.debug("cannot measure \(path.display): \(error)")
                     continue
                 }
                 guard let loudness = measured, !isCancelled() else { break }
-                try database.setLoudness(loudness, of: id)
+                // False when the indexer rewrote the row meanwhile: the file changed and waits again.
+                guard try database.setLoudness(loudness, of: track) else { continue }
                 summary.measured += 1
                 log.debug(
                     "measured \(path.display): \(loudness.integratedLUFS.map { "\($0) LUFS" } ?? "silent"), "
