@@ -127,7 +127,9 @@ struct MPEGStreamScanner {
     /// A chain of headers that fail their readahead, each followed by a resync, is bounded only by the file in
     /// libmpg123; this search stops `searchCap` bytes from where it began, far past any real stream's start.
     private func findFirstFrame() -> First? {
-        var position = afterID3Headers(from: start)
+        // From the file's first byte, not `start`: libmpg123 skips ID3v2 tags its own way (a footer of 10
+        // bytes whenever the footer flag is set, which only ID3v2.4 defines).
+        var position = afterID3Headers(from: 0)
         let cap = min(source.count, position + Self.searchCap)
         var frameGuesses = 0
         var junkStepped = 0
@@ -205,9 +207,9 @@ struct MPEGStreamScanner {
     }
 
     /// Where libmpg123 goes on after what starts with "ID3" at `offset` (`parse_new_id3`): past the tag by its
-    /// size whatever its version and flags, or, when the header is malformed (version or revision 0xFF, a size
-    /// that is not syncsafe), just past the bytes of the header it read. Well-formed tags are skipped before the
-    /// scan; this covers the rest.
+    /// size whatever its version and flags (plus a 10-byte footer whenever the footer flag is set, even in
+    /// ID3v2.2 and 2.3, which define none), or, when the header is malformed (version or revision 0xFF, a size
+    /// that is not syncsafe), just past the bytes of the header it read.
     private func afterID3Headers(from offset: Int) -> Int {
         var position = offset
         for _ in 0..<8 {
