@@ -64,8 +64,9 @@ struct MPEGStreamScanner {
     }
 
     /// Scans for the stream and measures it.
+    /// `end` does not bound the search: libmpg123 reads to the end of the file, and decodes frames it finds
+    /// inside what look like tags at the end (an APE tag whose size claims the whole file).
     func scan() -> Result {
-        guard end > start else { return .noStream }
         guard let first = findFirstFrame() else {
             if let cut = truncatedAtStart() { return cut }
             return .noStream
@@ -225,7 +226,8 @@ struct MPEGStreamScanner {
 
     /// When the audio starts at `start` with a valid frame that does not fit before the end: the cut.
     private func truncatedAtStart() -> Result? {
-        guard let header = headerAt(start), let length = header.length(freeSize: nil), start + length > end else {
+        guard end > start, let header = headerAt(start), let length = header.length(freeSize: nil), start + length > end
+        else {
             return nil
         }
         return .truncated("audio is cut short: holds \(end - start) of \(length) bytes of its first frame")
