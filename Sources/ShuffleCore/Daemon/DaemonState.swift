@@ -66,7 +66,14 @@ public struct SongInfo: Equatable, Sendable {
     public var format: String?
     /// Track, disc and year in 12 bytes rather than three `Int?` of 16 (`Int32.min`: not tagged): the daemon
     /// holds one `SongInfo` per track of the stick, 144 bytes instead of 176.
-    private var numbers: (track: Int32, disc: Int32, year: Int32) = (.min, .min, .min)
+    private var numbers = TagNumbers()
+
+    /// Track, disc and year as stored.
+    private struct TagNumbers: Equatable, Sendable {
+        var track = Int32.min
+        var disc = Int32.min
+        var year = Int32.min
+    }
 
     /// Creates a song.
     public init(
@@ -86,12 +93,6 @@ public struct SongInfo: Equatable, Sendable {
         self.track = track
         self.disc = disc
         self.year = year
-    }
-
-    public static func == (a: SongInfo, b: SongInfo) -> Bool {
-        a.id == b.id && a.path == b.path && a.title == b.title && a.artist == b.artist && a.album == b.album
-            && a.durationMs == b.durationMs && a.albumArtist == b.albumArtist && a.genre == b.genre
-            && a.format == b.format && a.numbers == b.numbers
     }
 
     /// A tag number as stored (a value past 32 bits, from a hostile tag, is clamped).
