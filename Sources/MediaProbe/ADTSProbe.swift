@@ -14,7 +14,12 @@ enum ADTSProbe {
         let channels: Int
         let length: Int
         let blocks: Int
+        /// The header's own bytes: 7, or 9 with a CRC (`protection_absent` 0).
+        let size: Int
         var sampleRate: Int { ESDescriptor.rates[rateIndex] }
+        /// Whether the frame carries raw data after its header (a decoder gets no samples from one that
+        /// does not: FFmpeg fails on a stream of header-only frames).
+        var hasPayload: Bool { length > size }
 
         /// The header at the start of `bytes` (7 bytes), if valid.
         init?(_ bytes: ArraySlice<UInt8>) {
@@ -25,6 +30,7 @@ enum ADTSProbe {
             channels = Int((b[2] & 1) << 2 | b[3] >> 6)
             length = Int(b[3] & 3) << 11 | Int(b[4]) << 3 | Int(b[5] >> 5)
             blocks = Int(b[6] & 3) + 1
+            size = b[1] & 1 == 1 ? 7 : 9
             guard rateIndex < ESDescriptor.rates.count, length >= 7 else { return nil }
         }
 
@@ -70,7 +76,7 @@ enum ADTSProbe {
                 return .unplayable(
                     reason: "audio is cut short: the last frame holds \(end - position) of \(header.length) bytes")
             }
-            samples += Int64(header.blocks * 1024)
+            if header.hasPayload { samples += Int64(header.blocks * 1024) }
             position += header.length
         }
         guard samples > 0, first.channels > 0 else { return .unplayable(reason: "not AAC audio") }

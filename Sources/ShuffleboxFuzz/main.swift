@@ -10,7 +10,8 @@
 //                    believes a length and allocates it is found
 //   mp3diff          the bytes are an MP3 file, probed and also decoded to the end by the player's libmpg123
 //                    decoder: the probe must call it playable exactly when the decoder produces audio from it
-//                    (a disagreement traps, and libFuzzer keeps the input)
+//                    (a disagreement traps, and libFuzzer keeps the input); bytes the probe finds to be
+//                    another format (ADTS AAC) are the player's FFmpeg's, and not compared
 //   text             the bytes are text a person or a client wrote: the board, configuration, button
 //                    script, mountinfo, MPD request, MPD filter expression and command-line parsers, the FTS
 //                    query builder, the voice choice for tag text and the LED-class trigger list
@@ -53,7 +54,11 @@ let diffPath = "/tmp/shufflebox-fuzz-diff-\(getpid()).mp3"
 /// there is audio.
 func probeAgainstDecoder(_ bytes: [UInt8]) {
     var probed = false
-    if case .audio(_, let stream) = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3") { probed = stream.frames > 0 }
+    if case .audio(_, let stream) = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3") {
+        // Found to be another format by its content (ADTS AAC): the player decodes it with FFmpeg, not libmpg123.
+        guard stream.codec == "mp3" else { return }
+        probed = stream.frames > 0
+    }
     let fd = open(diffPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -109,4 +109,23 @@ import Testing
         }
         #expect(!reason.isEmpty)
     }
+
+    /// ADTS frames that are only headers (frame length 7) carry no raw data: FFmpeg, the player's AAC decoder,
+    /// finds nothing to decode in them, and the probe calls the file unplayable instead of counting 1,024
+    /// samples a frame (found by the mp3diff fuzz target in a 7-byte file named `.mp3`).
+    @Test func adtsFramesWithoutRawDataAreNotAudio() throws {
+        // AAC LC, 44.1 kHz, stereo, no CRC, frame length 7: the header and nothing after it.
+        let frame: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x00, 0xFF, 0xFC]
+        let bytes = Array([[UInt8]](repeating: frame, count: 4).joined())
+        let outcome = MediaProbe.probe(bytes: bytes, fileName: "empty.aac")
+        guard case .unplayable = outcome else {
+            Issue.record("header-only ADTS frames probed as \(outcome)")
+            return
+        }
+        let ffmpeg = try #require(ExternalTool.find("ffmpeg"), "ffmpeg is not installed")
+        let file = folder.path + "/empty.aac"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let decoded = try Run.program(ffmpeg, ["-v", "error", "-i", file, "-f", "s16le", "-"])
+        #expect(decoded.stdoutData.isEmpty, "FFmpeg decoded \(decoded.stdoutData.count) bytes")
+    }
 }
