@@ -56,7 +56,8 @@ struct MPEGFrameHeader: Equatable {
 
     /// The frame's length when free-format frames of this stream are `freeSize` bytes long without padding
     /// (libmpg123 measures that once per stream), or its fixed length; nil when neither is known or the
-    /// length is one libmpg123 refuses (Layer III side information does not fit, or over `maxBodySize`).
+    /// length is one libmpg123 refuses (Layer III side information does not fit, or over `maxBodySize`). A
+    /// free-format Layer I or II frame may have no body at all: libmpg123 reads none and decodes silence.
     func length(freeSize: Int?) -> Int? {
         let total: Int
         if let fixed = frameLength {
@@ -68,7 +69,7 @@ struct MPEGFrameHeader: Equatable {
         }
         let body = total - 4
         if layer == 3 && body < sideInfoLength + (hasCRC ? 2 : 0) { return nil }
-        guard body > 0, body <= Self.maxBodySize else { return nil }
+        guard body >= 0, body <= Self.maxBodySize else { return nil }
         return total
     }
 
