@@ -71,7 +71,11 @@ struct DaemonSpeechTests {
         #expect(before > 3_000, "the hum is heard before the gesture: \(before)")
         let ducked = levels.indices.filter { levels[$0] > before * 0.05 && levels[$0] < before * 0.5 }
         let first = try #require(ducked.first, "the music ducked: \(levels.map { Int($0) })")
-        let last = try #require(ducked.last)
+        // The dip is one run of windows from the first. A window past it can fall in the same band: the last
+        // one, when the daemon stops in the middle of it (seen in CI: the music was back at its level for 3 s,
+        // then a final window of 4,123 made that window the "end of the dip" and left nothing after it).
+        var last = first
+        while ducked.contains(last + 1) { last += 1 }
         #expect(ducked.count >= 10, "ducked for the phrase, at least half a second: \(ducked.count) windows")
         let depths = ducked.map { levels[$0] }.sorted()
         let depth = 20 * log10(depths[depths.count / 2] / before)
