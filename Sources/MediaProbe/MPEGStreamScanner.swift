@@ -46,7 +46,9 @@ struct MPEGStreamScanner {
 
     /// The file.
     let source: ByteSource
-    /// Where the audio should start (after any ID3v2 tag).
+    /// Where the audio should start by the tag reader (after any ID3v2 tag): the floor of the end-of-stream
+    /// checks and of a first frame cut short. The search for the first frame does not begin here but where
+    /// libmpg123 begins it (`findFirstFrame`), which can be past a tag footer the tag reader does not count.
     let start: Int
     /// Where the audio ends (before APE, Lyrics3 and ID3v1 tags).
     let end: Int
