@@ -40,13 +40,16 @@ struct ChildProfileDaemonTests {
             "0 volume-up press\n60 volume-up release\n500 play press\n560 play release\n1000 next press\n"
                 + "1060 next release\n", fifo: fifo)
         #expect(
-            DaemonHarness.wait(seconds: 8) { daemon.log.contains("next refused") && daemon.log.contains("play-pause refused") },
+            DaemonHarness.wait(seconds: 8) {
+                daemon.log.contains("next refused") && daemon.log.contains("play-pause refused")
+            },
             "\(daemon.log)")
         #expect(daemon.log.contains("volume-up refused"))
         #expect(try daemon.status()["volume"] as? Int == 8)
         #expect(daemon.state() == "playing")
         #expect(daemon.trackPath() == track)
-        let stored = try String(contentsOf: daemon.stateDirectory.appendingPathComponent("buttons.lock"), encoding: .utf8)
+        let stored = try String(
+            contentsOf: daemon.stateDirectory.appendingPathComponent("buttons.lock"), encoding: .utf8)
         #expect(stored == "locked\n")
         #expect(daemon.stop() == 0)
 
@@ -74,8 +77,12 @@ struct ChildProfileDaemonTests {
         try "#!/bin/sh\necho \"$@\" >> '\(marker.path)'\n".write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         try daemon.start(arguments: ["--idle-power-off", "2s", "--power-off-command", "\(script.path) now"])
+        // The shell creates the file for `>>` before `echo` writes into it: wait for the whole line, not the file.
         #expect(
-            DaemonHarness.wait(seconds: 15) { FileManager.default.fileExists(atPath: marker.path) }, "\(daemon.log)")
+            DaemonHarness.wait(seconds: 15) {
+                (try? String(contentsOf: marker, encoding: .utf8))?.hasSuffix("\n") == true
+            },
+            "\(daemon.log)")
         #expect(try String(contentsOf: marker, encoding: .utf8) == "now\n")
         #expect(daemon.log.contains("powering off (idle for 2 s)"))
         #expect(daemon.stop() == 0)
@@ -102,7 +109,8 @@ struct ChildProfileDaemonTests {
         let source = directory.appending("tone.wav")
         try Data(wav).write(to: source)
         let encoded = try DaemonHarness.shell(
-            "lame", ["--quiet", "--noreplaygain", "-b", "128", source.path, stick.appendingPathComponent("tone.mp3").path])
+            "lame",
+            ["--quiet", "--noreplaygain", "-b", "128", source.path, stick.appendingPathComponent("tone.mp3").path])
         #expect(encoded.status == 0)
         return stick
     }
