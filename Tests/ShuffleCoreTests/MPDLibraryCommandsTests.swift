@@ -22,7 +22,7 @@ private struct LibraryBackend: MPDBackend {
     func snapshot() -> PlayerSnapshot { PlayerSnapshot(state: .playing) }
     mutating func perform(_ action: PlayerAction) -> MPDError? { nil }
     func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] { [] }
-    func librarySongs() -> [SongInfo] { songs }
+    func librarySongs() -> SongList { SongList(songs) }
 }
 
 @Suite struct MPDLibraryCommandsTests {

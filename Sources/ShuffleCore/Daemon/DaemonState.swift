@@ -68,6 +68,12 @@ public struct SongInfo: Equatable, Sendable {
     /// holds one `SongInfo` per track of the stick, 144 bytes instead of 176.
     private var numbers = TagNumbers()
 
+    /// Track, disc and year as stored (`Int32.min`: not tagged), for `SongList`'s records.
+    var packedNumbers: (track: Int32, disc: Int32, year: Int32) {
+        get { (numbers.track, numbers.disc, numbers.year) }
+        set { numbers = TagNumbers(track: newValue.track, disc: newValue.disc, year: newValue.year) }
+    }
+
     /// Track, disc and year as stored.
     private struct TagNumbers: Equatable, Sendable {
         var track = Int32.min

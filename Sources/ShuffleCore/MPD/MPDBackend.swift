@@ -89,7 +89,7 @@ public protocol MPDBackend {
     /// A track of the playing library, from memory; nil when it is not (yet) known.
     func song(id: Int64) -> SongInfo?
     /// Every playable track of the playing library, from memory, by path (empty until it is read).
-    func librarySongs() -> [SongInfo]
+    func librarySongs() -> SongList
 }
 
 extension MPDBackend {
@@ -98,7 +98,7 @@ extension MPDBackend {
     /// No songs.
     public func song(id: Int64) -> SongInfo? { nil }
     /// No library.
-    public func librarySongs() -> [SongInfo] { [] }
+    public func librarySongs() -> SongList { SongList() }
 }
 
 /// MPD speaks volume as 0–100; the box has `steps` steps. Percent is the share of full scale,

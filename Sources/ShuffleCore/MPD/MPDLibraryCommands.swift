@@ -122,7 +122,7 @@ extension MPDCommands {
     }
 
     /// `list TAG`: distinct values (sorted), under each distinct value of the `group` tags.
-    private static func list(_ tag: MPDTag, _ selection: Selection, _ library: [SongInfo]) -> String {
+    private static func list(_ tag: MPDTag, _ selection: Selection, _ library: SongList) -> String {
         var rows = Set<[String]>()
         for song in library where selection.filter?.matches(song, foldCase: false) ?? true {
             guard let value = song.tag(tag) else { continue }
@@ -150,7 +150,7 @@ extension MPDCommands {
 
     /// The folder `uri`: its subfolders and songs (`recursive`: everything below), with tags when `info`.
     private static func folder(
-        _ uri: String, _ library: [SongInfo], options: MPDClientOptions, recursive: Bool, info: Bool
+        _ uri: String, _ library: SongList, options: MPDClientOptions, recursive: Bool, info: Bool
     ) -> String {
         let base = uri.trimmingSlashes
         let prefix = base.isEmpty ? "" : base + "/"

@@ -357,8 +357,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         return library.song(volumeID: active.id, id: id)
     }
 
-    func librarySongs() -> [SongInfo] {
-        guard let active = machine.active else { return [] }
+    func librarySongs() -> SongList {
+        guard let active = machine.active else { return SongList() }
         return library.songs(volumeID: active.id)
     }
 

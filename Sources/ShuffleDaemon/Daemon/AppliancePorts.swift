@@ -77,7 +77,7 @@ protocol ApplianceLibrary: AnyObject {
     /// One playable track of the stick, from memory (nil until the listing is loaded).
     func song(volumeID: String, id: Int64) -> SongInfo?
     /// Every playable track of the stick, from memory, by path.
-    func songs(volumeID: String) -> [SongInfo]
+    func songs(volumeID: String) -> SongList
     /// Reads the stick's listing again in the background (after an index run added to it); `done` is
     /// called on some thread once the new listing is in memory.
     func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void)

@@ -212,8 +212,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         listings.withLock { $0[volumeID]?[id: id] }
     }
 
-    func songs(volumeID: String) -> [SongInfo] {
-        listings.withLock { $0[volumeID]?.songs } ?? []
+    func songs(volumeID: String) -> SongList {
+        listings.withLock { $0[volumeID]?.songs } ?? SongList()
     }
 
     func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void) {
@@ -224,11 +224,11 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             do {
                 // Each row becomes a song as it is read: the entries (every tag, gain and reason) are never all
                 // in memory at once beside the listing still in use.
-                let builder = try await store.perform { database throws(LibraryError) -> LibraryListing.Builder in
+                let builder = try await store.perform { database throws(LibraryError) -> SongList.Builder in
                     guard let volume = try database.existingVolume(key: volumeID) else {
-                        return LibraryListing.Builder(expectedCount: 0)
+                        return SongList.Builder(expectedCount: 0)
                     }
-                    var builder = LibraryListing.Builder(expectedCount: try database.counts(of: volume).tracks)
+                    var builder = SongList.Builder(expectedCount: try database.counts(of: volume).tracks)
                     try database.forEachEntry(of: volume) { entry in
                         if entry.status == .ok { builder.add(Self.song(entry)) }
                     }

@@ -1,0 +1,47 @@
+import ShuffleCore
+import Testing
+
+@Suite struct SongListTests {
+    /// Songs with every field set, none set, shared and unshared tags, empty strings and hostile numbers.
+    static let songs: [SongInfo] = [
+        SongInfo(
+            id: 7, path: "Beyoncé/Live at the Olympia/05 - Ça va.mp3", title: "Ça va", artist: "Beyoncé",
+            album: "Live at the Olympia", durationMs: 215_000, albumArtist: "Beyoncé", genre: "Pop", track: 5,
+            disc: 1, year: 2014, format: "44100:16:2"),
+        SongInfo(id: 3, path: "loose.mp3"),
+        SongInfo(
+            id: 9, path: "Beyoncé/Live at the Olympia/06 - Halo.flac", title: "Halo", artist: "Beyoncé",
+            album: "Live at the Olympia", durationMs: 261_000, albumArtist: "Beyoncé", genre: "Pop", track: 6,
+            disc: 1, year: 2014, format: "96000:24:2"),
+        SongInfo(
+            id: Int64.max, path: "", title: "", artist: "", album: nil, durationMs: -1, track: Int.max, disc: -3,
+            year: 0),
+        SongInfo(id: 1, path: "Ελλάδα/日本語/\u{1F3B5} long enough to leave the inline form.ogg", title: "🎵"),
+    ]
+
+    @Test func everySongComesBackAsItWent() {
+        let list = SongList(Self.songs)
+        #expect(list.count == Self.songs.count)
+        #expect(Array(list) == Self.songs)
+        #expect(list.indices.map { list.id(at: $0) } == Self.songs.map(\.id))
+        #expect(list[3].track == Int(Int32.max), "a number past 32 bits is clamped, as SongInfo stores it")
+    }
+
+    @Test func anEmptyListHasNoSongs() {
+        #expect(SongList().isEmpty)
+        #expect(SongList().sortedByPath().isEmpty)
+    }
+
+    /// The order of `String`s: "e" then a decomposed "é" (e + U+0301, as a Mac writes names) then "f",
+    /// where the order of bytes would put the decomposed one after "f"'s byte only when NFC says so.
+    @Test func sortingByPathIsTheOrderOfStrings() {
+        let paths = [
+            "f.mp3", "e\u{301}/b.mp3", "\u{E9}/a.mp3", "e/z.mp3", "Z.mp3", "a/b/c.mp3", "a/b.mp3", "ab.mp3", "Ω.mp3",
+            "e\u{301}t\u{E9}.mp3",
+        ]
+        let songs = paths.enumerated().map { SongInfo(id: Int64($0.offset), path: $0.element) }
+        let sorted = SongList(songs).sortedByPath()
+        #expect(sorted.map(\.path) == paths.sorted())
+        #expect(Array(sorted) == songs.sorted { $0.path < $1.path })
+    }
+}
