@@ -110,6 +110,9 @@ public final class Connection {
     /// Rows changed since the connection opened. Wraps `sqlite3_total_changes64`.
     public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
+    /// Frees the pages of this connection's cache that no statement holds. Wraps `sqlite3_db_release_memory`.
+    public func releaseMemory() { _ = sqlite3_db_release_memory(handle) }
+
     /// Runs a query expected to return one integer (`PRAGMA user_version`, `SELECT count(*) …`).
     public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)

@@ -76,6 +76,10 @@ public final class LibraryDatabase {
     /// Rows changed through this connection since it opened (0 after a run that wrote nothing).
     public var totalChanges: Int64 { connection.totalChanges }
 
+    /// Hands back the page cache a long read filled (a whole listing): the next queries read the file again,
+    /// from the kernel's page cache, which keeps it anyway.
+    public func releaseCachedPages() { connection.releaseMemory() }
+
     // MARK: - Volumes
 
     /// The volume with `key`, creating it or updating where it was seen. Writes only when something differs
