@@ -30,6 +30,11 @@ final class MPDConnection {
     @discardableResult
     func run(_ command: String) throws -> [String] {
         try send(command)
+        return try readAnswer()
+    }
+
+    /// Reads the next answer's lines before `OK` (throws with the `ACK` line).
+    func readAnswer() throws -> [String] {
         var lines: [String] = []
         while true {
             let next = try line()

@@ -84,6 +84,13 @@ public protocol MPDBackend {
     /// Tracks matching every constraint: `exact` is `find` (whole, case-sensitive values), otherwise
     /// `search` (case-insensitive substrings, answered from the FTS index).
     func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
+    /// Whether `search` is started with `searchInBackground` and answered when the index has answered, while
+    /// the caller goes on (the daemon: its loop must not wait on a query), rather than waited for.
+    var searchesInBackground: Bool { get }
+    /// `search`, started: `done` is called once, on any thread.
+    func searchInBackground(
+        _ constraints: [SearchConstraint], exact: Bool,
+        done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void)
     /// The queue, from memory (never a database query): nil when nothing plays.
     func queue() -> MPDQueue?
     /// A track of the playing library, from memory; nil when it is not (yet) known.
@@ -93,6 +100,19 @@ public protocol MPDBackend {
 }
 
 extension MPDBackend {
+    /// Searches are waited for.
+    public var searchesInBackground: Bool { false }
+    /// Searches at once, on the calling thread.
+    public func searchInBackground(
+        _ constraints: [SearchConstraint], exact: Bool,
+        done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void
+    ) {
+        do throws(MPDError) {
+            done(.success(try search(constraints, exact: exact)))
+        } catch {
+            done(.failure(error))
+        }
+    }
     /// No queue.
     public func queue() -> MPDQueue? { nil }
     /// No songs.
@@ -120,5 +140,28 @@ public enum MPDVolume {
         guard percent != 0 else { return 0 }
         let change = (abs(percent) * steps + 50) / 100
         return percent > 0 ? max(1, change) : -max(1, change)
+    }
+}
+
+/// A `search` answered later: the server starts it with `MPDBackend.searchInBackground` and sends `answer`
+/// of its result, holding the client's next requests until then (answers keep the order of requests).
+public struct PendingSearch: Equatable, Sendable {
+    /// What to look for.
+    public let constraints: [SearchConstraint]
+    /// `find` (whole values) rather than `search`.
+    public let exact: Bool
+    /// The tags the client asked for (`tagtypes`).
+    let tags: Set<MPDTag>
+    /// The command's name, for an ACK.
+    let command: String
+
+    /// The reply to the request: the songs found and `OK`, or the error.
+    public func answer(_ result: Result<[SongInfo], MPDError>) -> String {
+        switch result {
+        case .success(let songs):
+            return songs.map { MPDCommands.song($0, position: nil, tags: tags) }.joined() + "OK\n"
+        case .failure(let error):
+            return error.ackLine(listIndex: 0, command: command)
+        }
     }
 }

@@ -7,7 +7,8 @@ public enum MPDCommands {
     static let playbackCommands = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
         "find", "idle", "next", "noidle", "notcommands", "pause", "ping", "play", "playid", "previous", "search",
-        "seek", "seekcur", "seekid", "setvol", "shufflebox_setstep", "shufflebox_sleep", "shufflebox_volumestep", "stats", "status",
+        "seek", "seekcur", "seekid", "setvol", "shufflebox_setstep", "shufflebox_sleep", "shufflebox_volumestep",
+        "stats", "status",
         "stop", "volume",
     ]
 
@@ -116,7 +117,7 @@ public enum MPDCommands {
         case "search", "find":
             // `find` is an exact filter: answered from the listing when there is one; `search` ranks through
             // the full-text index unless it names what only the listing has.
-            if needsListing(arguments) || (request.name == "find" && !backend.librarySongs().isEmpty) {
+            if answeredFromListing(request, backend) {
                 return try findInLibrary(request, backend, options)
             }
             let constraints = try searchConstraints(request)
@@ -167,6 +168,24 @@ public enum MPDCommands {
     ) throws(MPDError) -> String {
         if let error = backend.perform(action) { throw error }
         return ""
+    }
+
+    /// Whether `find`/`search` is answered from the in-memory listing rather than the full-text index.
+    private static func answeredFromListing<B: MPDBackend>(_ request: MPDRequest, _ backend: B) -> Bool {
+        needsListing(request.arguments) || (request.name == "find" && !backend.librarySongs().isEmpty)
+    }
+
+    /// The index search `request` asks for, when the backend answers searches in the background; nil for any
+    /// other request (answered by `run`).
+    static func backgroundSearch<B: MPDBackend>(
+        _ request: MPDRequest, _ backend: B, _ options: MPDClientOptions
+    ) throws(MPDError) -> PendingSearch? {
+        guard request.name == "search" || request.name == "find", backend.searchesInBackground,
+            !answeredFromListing(request, backend)
+        else { return nil }
+        return PendingSearch(
+            constraints: try searchConstraints(request), exact: request.name == "find", tags: options.tags,
+            command: request.name)
     }
 
     private static func searchConstraints(_ request: MPDRequest) throws(MPDError) -> [SearchConstraint] {

@@ -36,11 +36,14 @@ public struct MPDSession: Sendable {
         public var text: String
         /// Close after writing.
         public var close: Bool
+        /// A search to start; its answer follows `text`, and the client's next requests wait for it.
+        public var search: PendingSearch?
 
         /// Creates a reply.
-        public init(_ text: String, close: Bool = false) {
+        public init(_ text: String, close: Bool = false, search: PendingSearch? = nil) {
             self.text = text
             self.close = close
+            self.search = search
         }
     }
 
@@ -129,6 +132,9 @@ public struct MPDSession: Sendable {
             return Reply("")
         default:
             do throws(MPDError) {
+                if let search = try MPDCommands.backgroundSearch(request, backend, options) {
+                    return Reply("", search: search)
+                }
                 return Reply(try MPDCommands.run(request, on: &backend, options: &options) + "OK\n")
             } catch {
                 return Reply(error.ackLine(listIndex: 0, command: request.name))

@@ -149,7 +149,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func mountTableChanged() {
         let change = mounts.refresh()
         // Any mount anywhere in the daemon's namespace wakes it once; the line tells such a wake from others.
-        log.debug("mount table changed: \(change.appeared.count) appeared, \(change.gone.count) gone under the library roots")
+        log.debug(
+            "mount table changed: \(change.appeared.count) appeared, \(change.gone.count) gone under the library roots")
         for entry in change.gone {
             if entry.mountPoint.display == machine.active?.mountPoint { speaker?.handle(.stickPulled) }
             apply(machine.handle(.unmounted(mountPoint: entry.mountPoint.display)))
@@ -406,6 +407,17 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
         guard let active = machine.active else { return [] }
         return try library.search(volumeID: active.id, constraints, exact: exact)
+    }
+
+    /// The index answers on its own thread: the loop goes on serving buttons and other clients meanwhile.
+    var searchesInBackground: Bool { true }
+
+    func searchInBackground(
+        _ constraints: [SearchConstraint], exact: Bool,
+        done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void
+    ) {
+        guard let active = machine.active else { return done(.success([])) }
+        library.search(volumeID: active.id, constraints, exact: exact, done: done)
     }
 
     /// Volume-up actions closer together than this are one press held (hold-repeat comes every 150 ms).

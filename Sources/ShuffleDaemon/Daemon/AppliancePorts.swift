@@ -81,8 +81,12 @@ protocol ApplianceLibrary: AnyObject {
     /// Reads the stick's listing again in the background (after an index run added to it); `done` is
     /// called on some thread once the new listing is in memory.
     func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void)
-    /// `search`/`find` over a stick's index.
+    /// `search`/`find` over a stick's index, waited for (at most a few seconds: inside a command list).
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]
+    /// `search`/`find` over a stick's index on another thread; `done` is called there, once.
+    func search(
+        volumeID: String, _ constraints: [SearchConstraint], exact: Bool,
+        done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void)
     /// Closes the database (after the player stopped).
     func close()
     /// What went wrong with the library that a person should know (a damaged database was replaced).

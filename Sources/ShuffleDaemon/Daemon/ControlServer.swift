@@ -9,7 +9,9 @@ import ShuffleCore
 /// connected over the network, the owner's `shufflebox status`/`ctl` always gets in. A client that sends
 /// nothing for `timeout` is dropped (MPD's `connection_timeout`), never while it waits in `idle`; one timer,
 /// armed for the earliest such deadline only while there are clients.
-final class ControlServer {
+final class ControlServer: @unchecked Sendable {
+    // @unchecked: every member is touched only on the event loop's thread; a search answered elsewhere
+    // comes back through `EventLoop.post`.
     /// At most this many TCP clients at once; more are accepted and closed at once.
     static let maxTCPClients = 64
     /// At most this many Unix-socket clients at once (the owner's tools and local clients).
@@ -29,8 +31,14 @@ final class ControlServer {
         var closing = false
         /// When it last sent something (monotonic ns).
         var lastHeard: UInt64
-        init(fd: Int32, tcp: Bool, now: UInt64) {
+        /// Which client this is since the daemon started (a descriptor is used again by later clients).
+        let serial: UInt64
+        /// Whether a search of its is being answered elsewhere: its next requests wait in `held`.
+        var waiting = false
+        var held: [MPDLineBuffer.Chunk] = []
+        init(fd: Int32, tcp: Bool, now: UInt64, serial: UInt64) {
             self.fd = fd
+            self.serial = serial
             self.tcp = tcp
             lastHeard = now
         }
@@ -44,6 +52,8 @@ final class ControlServer {
     private var listeners: [Int32] = []
     private var tcpListener: Int32 = -1
     private var clients: [Int32: Client] = [:]
+    /// Clients accepted so far.
+    private var accepted: UInt64 = 0
     /// Changes announced while a request is being answered, delivered right after it: a command that
     /// changes the volume notifies the very session that is in the middle of `receive`.
     private var deferred: Set<IdleSubsystem> = []
@@ -125,7 +135,8 @@ final class ControlServer {
                 close(fd)
                 continue
             }
-            let client = Client(fd: fd, tcp: tcp, now: TimerFD.now())
+            accepted += 1
+            let client = Client(fd: fd, tcp: tcp, now: TimerFD.now(), serial: accepted)
             clients[fd] = client
             if !loop.hasTimer("clients") { armTimeout() }
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in self.service(client, revents) }
@@ -146,20 +157,63 @@ final class ControlServer {
             return
         }
         client.lastHeard = TimerFD.now()
-        var backend = self.backend
         for chunk in client.lines.append(buffer.prefix(count)) {
-            dispatching = true
-            let reply = client.session.receive(chunk, backend: &backend)
-            dispatching = false
-            send(reply, to: client)
-            if reply.close || client.closing { break }
+            if client.waiting {
+                guard client.held.count < MPDSession.maxListLength else {
+                    log.info("dropped a \(client.tcp ? "TCP" : "Unix-socket") client that sent too much while waiting")
+                    drop(client)
+                    return
+                }
+                client.held.append(chunk)
+                continue
+            }
+            if !answer(chunk, from: client) { break }
         }
-        if !deferred.isEmpty {
-            let changed = deferred
-            deferred.removeAll()
-            notify(changed)
-        }
+        announceDeferred()
         if !loop.hasTimer("clients") { armTimeout() }
+    }
+
+    /// Answers one request; false when the client is closing.
+    private func answer(_ chunk: MPDLineBuffer.Chunk, from client: Client) -> Bool {
+        var backend = self.backend
+        dispatching = true
+        let reply = client.session.receive(chunk, backend: &backend)
+        dispatching = false
+        send(reply, to: client)
+        if let search = reply.search, !client.closing {
+            // The index answers on another thread; the loop goes on, and this client's next requests wait.
+            // (The server is kept until the answer is in: a few seconds at most, and after `shutdown` it finds
+            // its client gone.)
+            client.waiting = true
+            let fd = client.fd
+            let serial = client.serial
+            backend.searchInBackground(search.constraints, exact: search.exact) { [self] result in
+                let text = search.answer(result)
+                loop.post { self.searchAnswered(text, to: fd, serial) }
+            }
+        }
+        return !(reply.close || client.closing)
+    }
+
+    /// Sends a search's answer, then the requests the client sent meanwhile.
+    private func searchAnswered(_ text: String, to fd: Int32, _ serial: UInt64) {
+        guard let client = clients[fd], client.serial == serial else { return }
+        client.waiting = false
+        client.lastHeard = TimerFD.now()
+        send(MPDSession.Reply(text), to: client)
+        while !client.waiting, !client.closing, !client.held.isEmpty {
+            if !answer(client.held.removeFirst(), from: client) { break }
+        }
+        announceDeferred()
+        if !loop.hasTimer("clients") { armTimeout() }
+    }
+
+    /// Delivers the changes announced while requests were being answered.
+    private func announceDeferred() {
+        guard !deferred.isEmpty else { return }
+        let changed = deferred
+        deferred.removeAll()
+        notify(changed)
     }
 
     private func send(_ reply: MPDSession.Reply, to client: Client) {
@@ -192,8 +246,12 @@ final class ControlServer {
             // copy it over and over.
             client.written += written
         }
-        client.output.removeAll(keepingCapacity: client.output.count <= 1 << 16)
+        let large = client.output.count > 1 << 16
+        client.output.removeAll(keepingCapacity: !large)
         client.written = 0
+        // Making a large answer (a whole listing) left thousands of small blocks freed through the heap: hand
+        // their pages back, so a client's browsing does not grow the daemon for good.
+        if large { MallocArenas.releaseFreePages() }
         loop.setEvents(client.fd, Int16(POLLIN))
         if client.closing { drop(client) }
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import LibLinux
 import LibPThread
@@ -248,19 +249,39 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] {
+        let result = Locked<Result<[SongInfo], MPDError>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        search(volumeID: volumeID, constraints, exact: exact) { found in
+            result.withLock { $0 = found }
+            answered.signal()
+        }
+        guard answered.wait(timeout: .now() + 3) == .success, let found = result.withLock({ $0 }) else {
+            throw MPDError(.system, "the library index did not answer")
+        }
+        return try found.get()
+    }
+
+    func search(
+        volumeID: String, _ constraints: [SearchConstraint], exact: Bool,
+        done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void
+    ) {
         let store = self.store
         let query = constraints.map(\.value).joined(separator: " ")
-        guard !SearchText.trimmed(query).isEmpty else { return [] }
-        let found = blocking(timeout: 3) { () async throws -> [LibraryEntry] in
-            try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
-                guard let volume = try database.existingVolume(key: volumeID) else { return [] }
-                return try database.search(query, in: volume, limit: 1000)
+        guard !SearchText.trimmed(query).isEmpty else { return done(.success([])) }
+        Task(executorPreference: blockingExecutor) {
+            do {
+                let found = try await store.perform { database throws(LibraryError) -> [LibraryEntry] in
+                    guard let volume = try database.existingVolume(key: volumeID) else { return [] }
+                    return try database.search(query, in: volume, limit: 1000)
+                }
+                done(
+                    .success(
+                        found.filter { entry in constraints.allSatisfy { Self.matches(entry, $0, exact: exact) } }
+                            .map(Self.song)))
+            } catch {
+                done(.failure(MPDError(.system, "the library index could not be searched: \(error)")))
             }
         }
-        guard let found else { throw MPDError(.system, "the library index did not answer") }
-        return found.filter { entry in
-            constraints.allSatisfy { Self.matches(entry, $0, exact: exact) }
-        }.map(Self.song)
     }
 
     func close() {
