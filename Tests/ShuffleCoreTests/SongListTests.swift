@@ -25,6 +25,12 @@ import Testing
         #expect(Array(list) == Self.songs)
         #expect(list.indices.map { list.id(at: $0) } == Self.songs.map(\.id))
         #expect(list[3].track == Int(Int32.max), "a number past 32 bits is clamped, as SongInfo stores it")
+        for position in list.indices {
+            #expect(list.path(at: position) == Self.songs[position].path)
+            for tag in MPDTag.allCases {
+                #expect(list.tag(tag, at: position) == Self.songs[position].tag(tag), "\(tag) of song \(position)")
+            }
+        }
     }
 
     @Test func anEmptyListHasNoSongs() {

@@ -1,9 +1,10 @@
-/// A stick's songs held compactly: every song a fixed-size record, all their text in one byte buffer, each
-/// tag many songs share (an artist, an album, a format) stored once. A `SongInfo` is made on access.
+/// A stick's songs held compactly: every song a fixed-size record, paths and titles in one byte buffer, each
+/// tag many songs share (an artist, an album, a genre, a format) one `String` in a table. A `SongInfo` is
+/// made on access: its path and title decoded, its shared tags retained (no copy).
 ///
 /// An array of `SongInfo` costs, per song, 144 bytes plus a heap object of its own for every string over 15
-/// UTF-8 bytes (a path, most titles: 32 bytes of header and malloc's rounding each). Here a song is an
-/// 88-byte record and its path and title are their bytes alone: about 1.5 MiB less at 10,000 tracks, 15 MiB
+/// UTF-8 bytes (a path, most titles: 32 bytes of header and malloc's rounding each). Here a song is a
+/// 64-byte record and its path and title are their bytes alone: about 1.5 MiB less at 10,000 tracks, 15 MiB
 /// at 100,000, on a board whose whole budget is 24.
 public struct SongList: RandomAccessCollection, Sendable {
     /// Where a string sits in `text` (`length == .max`: no value).
@@ -13,17 +14,17 @@ public struct SongList: RandomAccessCollection, Sendable {
         static let none = TextRef(offset: 0, length: .max)
     }
 
-    /// One song: its numbers, and where its strings sit.
+    /// One song: its numbers, where its path and title sit, and its shared tags' places in `shared` (-1: none).
     struct Record: Sendable {
         var id: Int64
         var durationMs: Int64
         var path: TextRef
         var title: TextRef
-        var artist: TextRef
-        var album: TextRef
-        var albumArtist: TextRef
-        var genre: TextRef
-        var format: TextRef
+        var artist: Int32
+        var album: Int32
+        var albumArtist: Int32
+        var genre: Int32
+        var format: Int32
         var track: Int32
         var disc: Int32
         var year: Int32
@@ -31,6 +32,8 @@ public struct SongList: RandomAccessCollection, Sendable {
 
     private var records: [Record]
     private var text: [UInt8]
+    /// Each distinct artist, album, album artist, genre and format once.
+    private var shared: [String]
 
     /// The songs of `songs`, in their order.
     public init(_ songs: some Sequence<SongInfo>) {
@@ -42,9 +45,10 @@ public struct SongList: RandomAccessCollection, Sendable {
     /// No songs.
     public init() { self.init([SongInfo]()) }
 
-    private init(records: [Record], text: [UInt8]) {
+    private init(records: [Record], text: [UInt8], shared: [String]) {
         self.records = records
         self.text = text
+        self.shared = shared
     }
 
     public var startIndex: Int { 0 }
@@ -54,14 +58,30 @@ public struct SongList: RandomAccessCollection, Sendable {
         let record = records[position]
         var song = SongInfo(
             id: record.id, path: string(record.path) ?? "", title: string(record.title),
-            artist: string(record.artist), album: string(record.album), durationMs: record.durationMs,
-            albumArtist: string(record.albumArtist), genre: string(record.genre), format: string(record.format))
+            artist: tag(record.artist), album: tag(record.album), durationMs: record.durationMs,
+            albumArtist: tag(record.albumArtist), genre: tag(record.genre), format: tag(record.format))
         song.packedNumbers = (record.track, record.disc, record.year)
         return song
     }
 
     /// The track id of the song at `position`, without making the song.
     public func id(at position: Int) -> Int64 { records[position].id }
+
+    /// The path of the song at `position`, without making the rest of the song.
+    public func path(at position: Int) -> String { string(records[position].path) ?? "" }
+
+    /// The value of `tag` for the song at `position`, without making the rest of the song (`list`, `count`).
+    public func tag(_ tag: MPDTag, at position: Int) -> String? {
+        let record = records[position]
+        switch tag {
+        case .artist: return self.tag(record.artist)
+        case .album: return self.tag(record.album)
+        case .albumArtist: return self.tag(record.albumArtist)
+        case .genre: return self.tag(record.genre)
+        case .title: return string(record.title)
+        case .track, .disc, .date: return self[position].tag(tag)
+        }
+    }
 
     /// The same songs, ordered by path as `String`s order.
     public func sortedByPath() -> SongList {
@@ -82,8 +102,10 @@ public struct SongList: RandomAccessCollection, Sendable {
                 return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
             }
         }
-        return SongList(records: order.map { records[$0] }, text: text)
+        return SongList(records: order.map { records[$0] }, text: text, shared: shared)
     }
+
+    private func tag(_ place: Int32) -> String? { place < 0 ? nil : shared[Int(place)] }
 
     private func string(_ ref: TextRef) -> String? {
         guard ref.length != .max else { return nil }
@@ -96,8 +118,9 @@ public struct SongList: RandomAccessCollection, Sendable {
     public struct Builder: Sendable {
         private var records: [Record] = []
         private var text: [UInt8] = []
-        /// The shared tags seen so far, with where they sit (while building only).
-        private var shared: [String: TextRef] = [:]
+        private var shared: [String] = []
+        /// The place in `shared` of each tag seen so far (while building only).
+        private var places: [String: Int32] = [:]
 
         /// Room for `expectedCount` songs, so the records are not grown by doubling (up to twice their bytes).
         public init(expectedCount: Int) { records.reserveCapacity(expectedCount) }
@@ -118,7 +141,7 @@ public struct SongList: RandomAccessCollection, Sendable {
             let exact = [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
                 count = buffer.initialize(fromContentsOf: text)
             }
-            return SongList(records: records, text: exact)
+            return SongList(records: records, text: exact, shared: shared)
         }
 
         private mutating func append(_ string: String?) -> TextRef {
@@ -132,12 +155,14 @@ public struct SongList: RandomAccessCollection, Sendable {
             return ref
         }
 
-        private mutating func share(_ string: String?) -> TextRef {
-            guard let string else { return .none }
-            if let ref = shared[string] { return ref }
-            let ref = append(string)
-            shared[string] = ref
-            return ref
+        private mutating func share(_ string: String?) -> Int32 {
+            guard let string else { return -1 }
+            if let place = places[string] { return place }
+            guard shared.count < Int(Int32.max) else { return -1 }
+            let place = Int32(shared.count)
+            shared.append(string)
+            places[string] = place
+            return place
         }
     }
 }

@@ -124,9 +124,10 @@ extension MPDCommands {
     /// `list TAG`: distinct values (sorted), under each distinct value of the `group` tags.
     private static func list(_ tag: MPDTag, _ selection: Selection, _ library: SongList) -> String {
         var rows = Set<[String]>()
-        for song in library where selection.filter?.matches(song, foldCase: false) ?? true {
-            guard let value = song.tag(tag) else { continue }
-            rows.insert(selection.groups.map { song.tag($0) ?? "" } + [value])
+        // Without a filter, only the tags named are read (shared ones are retained, not decoded).
+        for position in library.indices where selection.filter?.matches(library[position], foldCase: false) ?? true {
+            guard let value = library.tag(tag, at: position) else { continue }
+            rows.insert(selection.groups.map { library.tag($0, at: position) ?? "" } + [value])
         }
         let names = selection.groups.map(\.rawValue) + [tag.rawValue]
         var out = ""
@@ -157,11 +158,13 @@ extension MPDCommands {
         var folders = Set<String>()
         var out = ""
         var files = ""
-        for song in library where song.path.hasPrefix(prefix) {
-            let rest = song.path.dropFirst(prefix.count)
+        for position in library.indices {
+            let songPath = library.path(at: position)
+            guard songPath.hasPrefix(prefix) else { continue }
+            let rest = songPath.dropFirst(prefix.count)
             let parts = rest.split(separator: "/")
             guard parts.count > 1 else {
-                files += info ? Self.song(song, position: nil, tags: options.tags) : "file: \(song.path)\n"
+                files += info ? Self.song(library[position], position: nil, tags: options.tags) : "file: \(songPath)\n"
                 continue
             }
             if recursive {
@@ -170,7 +173,7 @@ extension MPDCommands {
                     path = path.isEmpty ? String(part) : path + "/" + part
                     if folders.insert(path).inserted { out += "directory: \(path)\n" }
                 }
-                files += info ? Self.song(song, position: nil, tags: options.tags) : "file: \(song.path)\n"
+                files += info ? Self.song(library[position], position: nil, tags: options.tags) : "file: \(songPath)\n"
             } else {
                 folders.insert(prefix + parts[0])
             }
