@@ -98,6 +98,9 @@ import Testing
         #expect(groups[TrackID(4)].album == groups[TrackID(5)].album, "no album tag: the folder is the album")
         #expect(groups[TrackID(1)].albumPlace == 1 << 16 | 2)
         #expect(groups[TrackID(5)].pathRank == 4)
+        groups.add(TrackID(6), artist: " \t ", album: "  ", albumArtist: nil, folder: Array("x".utf8), disc: nil, track: nil)
+        #expect(groups[TrackID(6)].artist == 0, "only spaces: no artist")
+        #expect(groups[TrackID(6)].album == groups[TrackID(4)].album, "only spaces: no album tag, the folder")
         #expect(groups[TrackID(99)] == .unknown)
     }
 }
