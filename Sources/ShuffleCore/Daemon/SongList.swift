@@ -8,7 +8,7 @@
 /// at 100,000, on a board whose whole budget is 24.
 public struct SongList: RandomAccessCollection, Sendable {
     /// Where a string sits in `text` (`length == .max`: no value).
-    struct TextRef: Hashable, Sendable {
+    struct TextRef: Sendable {
         var offset: UInt32
         var length: UInt32
         static let none = TextRef(offset: 0, length: .max)
@@ -67,6 +67,9 @@ public struct SongList: RandomAccessCollection, Sendable {
     /// The track id of the song at `position`, without making the song.
     public func id(at position: Int) -> Int64 { records[position].id }
 
+    /// The length in milliseconds of the song at `position`, without making the song.
+    public func durationMs(at position: Int) -> Int64 { records[position].durationMs }
+
     /// The path of the song at `position`, without making the rest of the song.
     public func path(at position: Int) -> String { string(records[position].path) ?? "" }
 
@@ -79,7 +82,9 @@ public struct SongList: RandomAccessCollection, Sendable {
         case .albumArtist: return self.tag(record.albumArtist)
         case .genre: return self.tag(record.genre)
         case .title: return string(record.title)
-        case .track, .disc, .date: return self[position].tag(tag)
+        case .track: return Self.number(record.track)
+        case .disc: return Self.number(record.disc)
+        case .date: return Self.number(record.year)
         }
     }
 
@@ -106,6 +111,9 @@ public struct SongList: RandomAccessCollection, Sendable {
     }
 
     private func tag(_ place: Int32) -> String? { place < 0 ? nil : shared[Int(place)] }
+
+    /// A tag number as `SongInfo.tag` gives it (`Int32.min`: not tagged).
+    private static func number(_ packed: Int32) -> String? { packed == .min ? nil : String(packed) }
 
     private func string(_ ref: TextRef) -> String? {
         guard ref.length != .max else { return nil }

@@ -36,10 +36,9 @@ struct LibraryListing: Sendable {
         var albums = Set<String>()
         var playtime: Int64 = 0
         for place in songs.indices {
-            let song = songs[place]
-            if let artist = song.artist { artists.insert(artist) }
-            if let album = song.album { albums.insert(album) }
-            playtime += song.durationMs
+            if let artist = songs.tag(.artist, at: place) { artists.insert(artist) }
+            if let album = songs.tag(.album, at: place) { albums.insert(album) }
+            playtime += songs.durationMs(at: place)
         }
         self.songs = songs
         placesByID = songs.indices.map { Int32(truncatingIfNeeded: $0) }.sorted {
