@@ -7,7 +7,7 @@ extension LibraryDatabase {
         f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
         t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak,
         t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain,
-        t.duration_estimated, t.loudness_state, t.loudness_lufs, t.loudness_peak
+        t.duration_estimated, t.loudness_state, t.loudness_lufs, t.loudness_peak, f.mtime_ns
         """
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
@@ -227,7 +227,8 @@ extension LibraryDatabase {
             tags: tags, durationMs: statement.int64OrNil(at: 14), stream: stream,
             loudness: statement.int64OrNil(at: 26) == LoudnessState.measured.rawValue
                 ? TrackLoudness(integratedLUFS: statement.doubleOrNil(at: 27), truePeak: statement.doubleOrNil(at: 28))
-                : nil)
+                : nil,
+            modifiedNs: statement.int64OrNil(at: 29))
     }
 
     /// The file name without its extension, for a track without a title tag.

@@ -48,11 +48,13 @@ public struct LibraryEntry: Equatable, Sendable {
     public var stream: StreamInfo?
     /// The background scan's EBU R128 measurement, once made (`LibraryDatabase.setLoudness`).
     public var loudness: TrackLoudness?
+    /// The file's modification time when indexed, in nanoseconds since 1970 (MPD's `Last-Modified`).
+    public var modifiedNs: Int64?
 
     /// Creates an entry.
     public init(
         id: TrackID, path: PathBytes, status: FileStatus, reason: String?, tags: TagInfo, durationMs: Int64?,
-        stream: StreamInfo? = nil, loudness: TrackLoudness? = nil
+        stream: StreamInfo? = nil, loudness: TrackLoudness? = nil, modifiedNs: Int64? = nil
     ) {
         self.id = id
         self.path = path
@@ -62,6 +64,7 @@ public struct LibraryEntry: Equatable, Sendable {
         self.durationMs = durationMs
         self.stream = stream
         self.loudness = loudness
+        self.modifiedNs = modifiedNs
     }
 }
 

@@ -64,6 +64,8 @@ public struct SongInfo: Equatable, Sendable {
     }
     /// The stream's shape as MPD's `Format` gives it: `rate:bits:channels` (`44100:16:2`, `48000:f:2`).
     public var format: String?
+    /// When the file was last changed, in seconds since 1970 (MPD's `Last-Modified`), when known.
+    public var modified: Int64?
     /// Track, disc and year in 12 bytes rather than three `Int?` of 16 (`Int32.min`: not tagged): the daemon
     /// holds one `SongInfo` per track of the stick, 144 bytes instead of 176.
     private var numbers = TagNumbers()
@@ -85,7 +87,7 @@ public struct SongInfo: Equatable, Sendable {
     public init(
         id: Int64, path: String, title: String? = nil, artist: String? = nil, album: String? = nil,
         durationMs: Int64 = 0, albumArtist: String? = nil, genre: String? = nil, track: Int? = nil,
-        disc: Int? = nil, year: Int? = nil, format: String? = nil
+        disc: Int? = nil, year: Int? = nil, format: String? = nil, modified: Int64? = nil
     ) {
         self.id = id
         self.path = path
@@ -99,6 +101,7 @@ public struct SongInfo: Equatable, Sendable {
         self.track = track
         self.disc = disc
         self.year = year
+        self.modified = modified
     }
 
     /// A tag number as stored (a value past 32 bits, from a hostile tag, is clamped).

@@ -63,6 +63,7 @@ extension MPDCommands {
     /// Appends one song's lines to `out`: a queue or library listing builds one string, not one per line.
     public static func append(_ song: SongInfo, position: Int?, tags: Set<MPDTag>, to out: inout String) {
         append("file", song.path, to: &out)
+        if let modified = song.modified { append("Last-Modified", utcTimestamp(modified), to: &out) }
         for tag in MPDTag.allCases where tags.contains(tag) {
             if let value = song.tag(tag) { append(tag.rawValue, value, to: &out) }
         }
@@ -71,6 +72,29 @@ extension MPDCommands {
         if let format = song.format { append("Format", format, to: &out) }
         if let position { append("Pos", String(position), to: &out) }
         append("Id", String(song.id), to: &out)
+    }
+
+    /// `2024-03-09T17:05:00Z` for `seconds` since 1970, as MPD writes `Last-Modified` (ISO 8601, UTC). Days
+    /// become a civil date by Howard Hinnant's `civil_from_days`, exact for any date in the proleptic Gregorian
+    /// calendar; a stick's absurd timestamps (FAT cannot hold years before 1980 nor after 2107) print as they are.
+    public static func utcTimestamp(_ seconds: Int64) -> String {
+        let clamped = max(-(1 << 46), min(1 << 46, seconds))
+        let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
+        let second = clamped - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText =
+            year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
+        return
+            "\(yearText)-\(two(month))-\(two(day))T\(two(second / 3_600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
     }
 
     /// Appends `key: value\n`; a newline inside a value (a hostile tag) becomes a space.

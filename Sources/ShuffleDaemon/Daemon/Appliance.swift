@@ -338,6 +338,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             albums: counts.albums, warning: library.warning, playerPaused: now?.playerPaused,
             outputPaused: now?.outputPaused)
         snapshot.playtimeMs = counts.playtimeMs
+        // The player's catalog has no file times; the listing (in memory) has.
+        if let active, let id = now?.song.id {
+            snapshot.track?.modified = library.song(volumeID: active.id, id: id)?.modified
+        }
         snapshot.outputEnabled = !machine.muted
         snapshot.replayGainMode = config.loudness.mode
         if let queue {

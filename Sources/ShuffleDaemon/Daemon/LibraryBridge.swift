@@ -315,6 +315,11 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             id: entry.id.rawValue, path: entry.path.display, title: entry.tags.title, artist: entry.tags.artist,
             album: entry.tags.album, durationMs: entry.durationMs ?? 0, albumArtist: entry.tags.albumArtist,
             genre: entry.tags.genre, track: entry.tags.track, disc: entry.tags.disc, year: entry.tags.year,
-            format: entry.stream?.mpdFormat)
+            format: entry.stream?.mpdFormat, modified: entry.modifiedNs.map { Self.seconds(nanoseconds: $0) })
+    }
+
+    /// Whole seconds since 1970 for a time in nanoseconds (rounded down, before 1970 too).
+    static func seconds(nanoseconds: Int64) -> Int64 {
+        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
     }
 }
