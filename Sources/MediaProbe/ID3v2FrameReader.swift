@@ -37,21 +37,41 @@ struct ID3v2FrameReader {
     private var headerLength: Int { major == 2 ? 6 : 10 }
     private var idLength: Int { major == 2 ? 3 : 4 }
 
+    /// Where a frame is, without its payload.
+    struct Header {
+        /// "APIC", "PIC", ...
+        let id: String
+        /// The format flags (v2.3, v2.4: the header's last byte; v2.2: 0).
+        let format: UInt8
+        /// Offset of the payload (still with any group id, data length or unsynchronisation).
+        let dataStart: Int
+        /// Payload size, within the tag.
+        let size: Int
+    }
+
     /// The next text frame (id starting with "T"), skipping all others; nil at the end.
     mutating func next() -> Frame? {
-        while position + headerLength <= limit, framesSeen < ID3v2Tag.maxFrames {
-            framesSeen += 1
-            let head = source.bytes(at: position, count: headerLength)
-            guard head.count == headerLength, isFrameID(head[0..<idLength]) else { return nil }
-            guard let size = frameSize(head) else { return nil }
-            let dataStart = position + headerLength
-            guard size <= limit - dataStart else { return nil }
-            position = dataStart + size
-            guard head[0] == UInt8(ascii: "T"), size > 0, size <= ID3v2Tag.maxTextFrameSize else { continue }
-            let id = TagText.latin1(head[0..<idLength])
-            if let data = payload(head, at: dataStart, size: size) { return Frame(id: id, data: data) }
+        while let header = nextHeader() {
+            guard header.id.utf8.first == UInt8(ascii: "T"), header.size > 0,
+                header.size <= ID3v2Tag.maxTextFrameSize
+            else { continue }
+            if let data = payload(header) { return Frame(id: header.id, data: data) }
         }
         return nil
+    }
+
+    /// The next frame of any kind; nil at the end of the frames or at the first that does not make sense.
+    mutating func nextHeader() -> Header? {
+        guard position + headerLength <= limit, framesSeen < ID3v2Tag.maxFrames else { return nil }
+        framesSeen += 1
+        let head = source.bytes(at: position, count: headerLength)
+        guard head.count == headerLength, isFrameID(head[0..<idLength]) else { return nil }
+        guard let size = frameSize(head) else { return nil }
+        let dataStart = position + headerLength
+        guard size <= limit - dataStart else { return nil }
+        position = dataStart + size
+        return Header(
+            id: TagText.latin1(head[0..<idLength]), format: major == 2 ? 0 : head[9], dataStart: dataStart, size: size)
     }
 
     /// The frame size from its header, choosing between syncsafe and plain readings in v2.4.
@@ -76,10 +96,10 @@ struct ID3v2FrameReader {
     }
 
     /// The payload of a frame, or nil when it is compressed or encrypted (not worth decoding).
-    private func payload(_ head: [UInt8], at offset: Int, size: Int) -> ArraySlice<UInt8>? {
-        var data = source.bytes(at: offset, count: size)[...]
+    private func payload(_ header: Header) -> ArraySlice<UInt8>? {
+        var data = source.bytes(at: header.dataStart, count: header.size)[...]
         guard major >= 3 else { return data }
-        let format = head[9]
+        let format = header.format
         if major == 3 {
             if format & 0xC0 != 0 { return nil }  // compression, encryption
             if format & 0x20 != 0 { data = data.dropFirst() }  // group id

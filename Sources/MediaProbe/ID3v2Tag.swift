@@ -68,7 +68,7 @@ struct ID3v2Tag {
     }
 
     /// The bytes taken by an extended header at `offset` (its own size field included).
-    private static func extendedHeaderLength(_ source: ByteSource, at offset: Int, major: UInt8) -> Int? {
+    static func extendedHeaderLength(_ source: ByteSource, at offset: Int, major: UInt8) -> Int? {
         let four = source.bytes(at: offset, count: 4)
         guard four.count == 4 else { return nil }
         if major == 3 {

@@ -3,7 +3,8 @@
 //
 // Three targets share the executable, chosen by `SHUFFLEBOX_FUZZ` (scripts/fuzz runs them all):
 //   probe (default)  the bytes are a file from a USB stick, of any format (found by content): MediaProbe's
-//                    FLAC, Ogg, MP4, ADTS, WAV, AIFF, MP3, ID3, APE and Vorbis-comment readers
+//                    FLAC, Ogg, MP4, ADTS, WAV, AIFF, MP3, ID3, APE and Vorbis-comment readers, and the
+//                    embedded-picture finder (ID3 APIC/PIC, FLAC PICTURE, MP4 covr)
 //   sparse           the bytes describe a sparse file far larger than the input (a hole of up to 4 GiB
 //                    between a head and a tail), probed from disk: lengths and offsets the file claims may
 //                    point far past the bytes given, and scripts/fuzz caps memory, so a reader that
@@ -45,6 +46,7 @@ func probeSparse(_ bytes: [UInt8]) {
     _ = ftruncate(fd, off_t(head.count + hole + tail.count))
     close(fd)
     _ = MediaProbe.probe(path: PathBytes(sparsePath))
+    _ = EmbeddedPicture.find(path: PathBytes(sparsePath))
 }
 
 /// The file the `mp3diff` target writes (one per process).
@@ -97,6 +99,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     default:
         _ = MediaProbe.probe(bytes: bytes, fileName: "fuzz.mp3")
+        // The cover `readpicture` serves: wherever the tags say it is, it must lie within the file.
+        if let picture = EmbeddedPicture.find(bytes: bytes), case .file(let offset, let count) = picture.bytes {
+            precondition(offset >= 0 && count > 0 && count <= bytes.count - offset, "picture outside the file")
+        }
         return 0
     }
     let text = String(decoding: bytes, as: UTF8.self)

@@ -91,6 +91,9 @@ public protocol MPDBackend {
     func searchInBackground(
         _ constraints: [SearchConstraint], exact: Bool,
         done: @escaping @Sendable (Result<[SongInfo], MPDError>) -> Void)
+    /// Reads the picture `request` asks for from the stick; `done` is called once, on any thread, with the
+    /// chunk, nil when there is no picture, or the error.
+    func picture(_ request: PendingPicture, done: @escaping @Sendable (Result<PictureChunk?, MPDError>) -> Void)
     /// The queue, from memory (never a database query): nil when nothing plays.
     func queue() -> MPDQueue?
     /// A track of the playing library, from memory; nil when it is not (yet) known.
@@ -113,6 +116,10 @@ extension MPDBackend {
             done(.failure(error))
         }
     }
+    /// No pictures.
+    public func picture(
+        _ request: PendingPicture, done: @escaping @Sendable (Result<PictureChunk?, MPDError>) -> Void
+    ) { done(.success(nil)) }
     /// No queue.
     public func queue() -> MPDQueue? { nil }
     /// No songs.

@@ -1,8 +1,8 @@
 /// Carries out one MPD command against a backend and formats the response body (`key: value` lines).
 public enum MPDCommands {
     /// The commands this daemon answers (`commands` lists them), sorted.
-    public static let supported: [String] = (playbackCommands + connectCommands + queueCommands + libraryCommands)
-        .sorted()
+    public static let supported: [String] =
+        (playbackCommands + connectCommands + queueCommands + libraryCommands + pictureCommands).sorted()
 
     static let playbackCommands = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",

@@ -38,12 +38,15 @@ public struct MPDSession: Sendable {
         public var close: Bool
         /// A search to start; its answer follows `text`, and the client's next requests wait for it.
         public var search: PendingSearch?
+        /// A picture to read from the stick; answered like a search.
+        public var picture: PendingPicture?
 
         /// Creates a reply.
-        public init(_ text: String, close: Bool = false, search: PendingSearch? = nil) {
+        public init(_ text: String, close: Bool = false, search: PendingSearch? = nil, picture: PendingPicture? = nil) {
             self.text = text
             self.close = close
             self.search = search
+            self.picture = picture
         }
     }
 
@@ -135,6 +138,9 @@ public struct MPDSession: Sendable {
                 if let search = try MPDCommands.backgroundSearch(request, backend, options) {
                     return Reply("", search: search)
                 }
+                if let picture = try MPDCommands.pictureRequest(request, options) {
+                    return Reply("", picture: picture)
+                }
                 return Reply(try MPDCommands.run(request, on: &backend, options: &options) + "OK\n")
             } catch {
                 return Reply(error.ackLine(listIndex: 0, command: request.name))
@@ -167,7 +173,7 @@ public struct MPDSession: Sendable {
                 return Reply(out + error.ackLine(listIndex: index, command: ""))
             }
             switch request.name {
-            case "idle", "noidle", "close":
+            case "idle", "noidle", "close", "albumart", "readpicture":
                 return Reply(
                     out
                         + MPDError(.argument, "'\(request.name)' is not allowed in a command list")

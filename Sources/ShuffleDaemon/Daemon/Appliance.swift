@@ -18,6 +18,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private let reloadConfig: () throws(ConfigError) -> DaemonConfig
     private let library: any ApplianceLibrary
     private let player: any AppliancePlayer
+    /// `albumart` and `readpicture`, read from the stick on their own thread.
+    private let pictures = PictureReader()
     private var mounts: MountWatcher
     private let signals: SignalPipe
     private let notifier: SystemdNotifier?
@@ -422,6 +424,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     ) {
         guard let active = machine.active else { return done(.success([])) }
         library.search(volumeID: active.id, constraints, exact: exact, done: done)
+    }
+
+    func picture(_ request: PendingPicture, done: @escaping @Sendable (Result<PictureChunk?, MPDError>) -> Void) {
+        guard let active = machine.active else { return done(.failure(MPDError(.noExist, "No such song"))) }
+        pictures.read(request, root: active.mountPoint, songs: library.songs(volumeID: active.id), done: done)
     }
 
     /// Volume-up actions closer together than this are one press held (hold-repeat comes every 150 ms).

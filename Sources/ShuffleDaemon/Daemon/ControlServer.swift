@@ -188,19 +188,28 @@ final class ControlServer: @unchecked Sendable {
             let fd = client.fd
             let serial = client.serial
             backend.searchInBackground(search.constraints, exact: search.exact) { [self] result in
-                let text = search.answer(result)
-                loop.post { self.searchAnswered(text, to: fd, serial) }
+                let answer = Array(search.answer(result).utf8)
+                loop.post { self.answered(answer, to: fd, serial) }
+            }
+        } else if let picture = reply.picture, !client.closing {
+            // Read from the stick on the pictures' own thread, as a search is answered on the index's.
+            client.waiting = true
+            let fd = client.fd
+            let serial = client.serial
+            backend.picture(picture) { [self] result in
+                let answer = picture.answer(result)
+                loop.post { self.answered(answer, to: fd, serial) }
             }
         }
         return !(reply.close || client.closing)
     }
 
-    /// Sends a search's answer, then the requests the client sent meanwhile.
-    private func searchAnswered(_ text: String, to fd: Int32, _ serial: UInt64) {
+    /// Sends an answer made off the loop (a search, a picture), then the requests the client sent meanwhile.
+    private func answered(_ bytes: [UInt8], to fd: Int32, _ serial: UInt64) {
         guard let client = clients[fd], client.serial == serial else { return }
         client.waiting = false
         client.lastHeard = TimerFD.now()
-        send(MPDSession.Reply(text), to: client)
+        send(bytes: bytes, to: client)
         while !client.waiting, !client.closing, !client.held.isEmpty {
             if !answer(client.held.removeFirst(), from: client) { break }
         }
@@ -217,13 +226,17 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func send(_ reply: MPDSession.Reply, to client: Client) {
+        send(bytes: reply.text.utf8, close: reply.close, to: client)
+    }
+
+    private func send(bytes: some Collection<UInt8>, close: Bool = false, to client: Client) {
         if client.output.count - client.written > Self.maxQueuedOutput {
             log.info("dropped a \(client.tcp ? "TCP" : "Unix-socket") client that does not read its answers")
             drop(client)
             return
         }
-        client.output.append(contentsOf: reply.text.utf8)
-        if reply.close { client.closing = true }
+        client.output.append(contentsOf: bytes)
+        if close { client.closing = true }
         flush(client)
     }
 
