@@ -72,6 +72,7 @@ public struct EmbeddedPicture: Equatable, Sendable {
         switch Container.sniff(head) {
         case .flac: return flac(source, at: 0)
         case .mp4: return mp4(source)
+        case .ogg: return ogg(source)
         case nil: break
         default: return nil
         }
@@ -127,6 +128,47 @@ public struct EmbeddedPicture: Equatable, Sendable {
         guard let count = u32(), count > 0, count <= end - cursor, count <= maxSize else { return nil }
         let picture = EmbeddedPicture(mimeType: mime.isEmpty ? nil : mime, bytes: .file(offset: cursor, count: count))
         return (UInt8(truncatingIfNeeded: min(type, 255)), picture)
+    }
+
+    // MARK: - Ogg
+
+    /// The most bytes of an Ogg comment header read for a picture (base64: a picture of up to 3 MiB).
+    static let maxOggComments = 4 * 1024 * 1024
+
+    /// The front cover, else the first, of the `METADATA_BLOCK_PICTURE` comments of the first stream's
+    /// comment header (Vorbis and Opus): each a FLAC `PICTURE` block in base64, decoded into memory.
+    static func ogg(_ source: ByteSource) -> EmbeddedPicture? {
+        guard let first = OggProbe.page(source, at: 0), first.flags & 2 != 0 else { return nil }
+        var packets: [[UInt8]] = [[]]
+        var offset = 0
+        for _ in 0..<OggProbe.maxHeadPages {
+            guard packets.count <= 2, let current = OggProbe.page(source, at: offset) else { break }
+            if current.serial == first.serial {
+                OggProbe.gather(current, source, into: &packets, keeping: maxOggComments + 1)
+            }
+            offset += current.length
+        }
+        guard packets.count > 2, packets[1].count <= maxOggComments else { return nil }
+        let header = packets[1][...]
+        let prefix = header.matches("OpusTags", at: 0) ? 8 : header.matches("\u{3}vorbis", at: 0) ? 7 : nil
+        guard let prefix else { return nil }
+        var found: EmbeddedPicture?
+        VorbisComment.forEach(header.dropFirst(prefix)) { key, value in
+            guard key == "METADATA_BLOCK_PICTURE", let block = Base64.decode(value) else { return true }
+            let bytes = ByteSource(bytes: block)
+            guard let picture = flacPicture(bytes, at: 0, length: block.count),
+                case .file(let start, let count) = picture.picture.bytes
+            else { return true }
+            let held = EmbeddedPicture(
+                mimeType: picture.picture.mimeType, bytes: .memory(Array(block[start..<start + count])))
+            if picture.type == frontCover {
+                found = held
+                return false
+            }
+            found = found ?? held
+            return true
+        }
+        return found
     }
 
     // MARK: - MP4

@@ -48,6 +48,20 @@ enum OggProbe {
             segments: lacing)
     }
 
+    /// Adds the body of `page` to `packets` (the last one open): a lacing value under 255 ends a packet.
+    /// Bytes past `limit` in one packet are dropped (the packet still ends where it ends).
+    static func gather(_ page: Page, _ source: ByteSource, into packets: inout [[UInt8]], keeping limit: Int) {
+        var bodyOffset = page.offset + page.headerLength
+        for lace in page.segments {
+            let size = Int(lace)
+            if packets[packets.count - 1].count < limit {
+                packets[packets.count - 1] += source.bytes(at: bodyOffset, count: size)
+            }
+            bodyOffset += size
+            if size < 255 { packets.append([]) }
+        }
+    }
+
     /// Probes the Ogg file whose first page is at `start`.
     static func probe(_ source: ByteSource, at start: Int) -> ProbeOutcome {
         guard let first = page(source, at: start), first.flags & 2 != 0 else {
@@ -62,15 +76,7 @@ enum OggProbe {
             guard let current = page(source, at: offset) else { break }
             pages += 1
             if current.serial == first.serial {
-                var bodyOffset = offset + current.headerLength
-                for lace in current.segments {
-                    let size = Int(lace)
-                    if packets[packets.count - 1].count < maxCommentBytes {
-                        packets[packets.count - 1] += source.bytes(at: bodyOffset, count: size)
-                    }
-                    bodyOffset += size
-                    if size < 255 { packets.append([]) }
-                }
+                gather(current, source, into: &packets, keeping: maxCommentBytes)
             } else if current.flags & 2 != 0, isVideo(source, page: current) {
                 return .notAudio
             }

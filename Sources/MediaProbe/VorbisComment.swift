@@ -10,9 +10,18 @@ enum VorbisComment {
     /// The fields in `bytes` (from the vendor length on).
     static func read(_ bytes: ArraySlice<UInt8>) -> RawTags {
         var tags = RawTags()
-        guard let vendorLength = bytes.u32le(0), vendorLength <= bytes.count - 8 else { return tags }
+        forEach(bytes) { key, value in
+            if let field = field(for: key) { tags.offer(field, TagText.utf8(value)) }
+            return true
+        }
+        return tags
+    }
+
+    /// Calls `body` with each comment's upper-cased key and its value's bytes, while it returns true.
+    static func forEach(_ bytes: ArraySlice<UInt8>, _ body: (String, ArraySlice<UInt8>) -> Bool) {
+        guard let vendorLength = bytes.u32le(0), vendorLength <= bytes.count - 8 else { return }
         var offset = 4 + vendorLength
-        guard let count = bytes.u32le(offset) else { return tags }
+        guard let count = bytes.u32le(offset) else { return }
         offset += 4
         var seen = 0
         while seen < min(count, maxComments), let length = bytes.u32le(offset), length <= bytes.count - offset - 4 {
@@ -22,10 +31,8 @@ enum VorbisComment {
             seen += 1
             guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let key = TagText.latin1(comment[comment.startIndex..<equals]).uppercased()
-            guard let field = field(for: key) else { continue }
-            tags.offer(field, TagText.utf8(comment[(equals + 1)...]))
+            if !body(key, comment[(equals + 1)...]) { return }
         }
-        return tags
     }
 
     /// The field a (upper-cased) comment key names.

@@ -71,6 +71,8 @@ final class PictureReader: Sendable {
             last.withLock { $0 = nil }
             return .failure(MPDError(.system, "cannot read the picture of \(request.uri) from the stick"))
         }
+        // The last chunk sent: a picture held in memory (undone from a tag) is let go.
+        if request.offset + count == size { last.withLock { $0 = nil } }
         return .success(PictureChunk(size: size, mimeType: mimeType, bytes: bytes))
     }
 }
