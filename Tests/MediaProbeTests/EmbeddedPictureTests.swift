@@ -158,17 +158,22 @@ struct EmbeddedPictureTests {
 
     /// ID3v2.2's `PIC` (a three-letter format) and an unsynchronised v2.3 tag, built by hand (no tool here
     /// writes either): found, undone, whole.
+    /// `parts` one after another (one call, not a chain of `+` the compiler must type at once).
+    func join(_ parts: [UInt8]...) -> [UInt8] { parts.flatMap { $0 } }
+    func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+    /// Bytes after a tag, where the audio would be.
+    let zeros = [UInt8](repeating: 0, count: 64)
+
     @Test func anID3v22PictureAndAnUnsynchronisedTagAreFound() throws {
         defer { folder.remove() }
         let data: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 0xE0, 1, 2, 3, 0xFF, 0xD9]
         func syncsafe(_ n: Int) -> [UInt8] {
             [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)]
         }
-        let pic: [UInt8] = [0] + Array("JPG".utf8) + [3] + Array("front".utf8) + [0] + data
-        let v22 =
-            Array("ID3".utf8) + [2, 0, 0] + syncsafe(6 + pic.count)
-            + Array("PIC".utf8) + [0, UInt8(pic.count >> 8), UInt8(pic.count & 0xFF)] + pic
-        let found = try #require(EmbeddedPicture.find(bytes: v22 + [UInt8](repeating: 0, count: 64)))
+        let pic = join([0], ascii("JPG"), [3], ascii("front"), [0], data)
+        let size: [UInt8] = [0, UInt8(pic.count >> 8), UInt8(pic.count & 0xFF)]
+        let v22 = join(ascii("ID3"), [2, 0, 0], syncsafe(6 + pic.count), ascii("PIC"), size, pic)
+        let found = try #require(EmbeddedPicture.find(bytes: join(v22, zeros)))
         #expect(found.mimeType == "image/jpeg")
         #expect(found.count == data.count)
         guard case .file(let offset, let count) = found.bytes else {
@@ -178,8 +183,8 @@ struct EmbeddedPictureTests {
         #expect(Array(v22[offset..<offset + count]) == data)
 
         // v2.3 with the whole tag unsynchronised: every FF 00 in the frames was FF.
-        let apic: [UInt8] = [0] + Array("image/jpeg".utf8) + [0, 3] + [0] + data
-        var frames = Array("APIC".utf8) + [0, 0, 0, UInt8(apic.count)] + [0, 0] + apic
+        let apic = join([0], ascii("image/jpeg"), [0, 3], [0], data)
+        var frames = join(ascii("APIC"), [0, 0, 0, UInt8(apic.count)], [0, 0], apic)
         var synced: [UInt8] = []
         for (index, byte) in frames.enumerated() {
             synced.append(byte)
@@ -188,8 +193,8 @@ struct EmbeddedPictureTests {
             }
         }
         frames = synced
-        let v23 = Array("ID3".utf8) + [3, 0, 0x80] + syncsafe(frames.count) + frames
-        let undone = try #require(EmbeddedPicture.find(bytes: v23 + [UInt8](repeating: 0, count: 64)))
+        let v23 = join(ascii("ID3"), [3, 0, 0x80], syncsafe(frames.count), frames)
+        let undone = try #require(EmbeddedPicture.find(bytes: join(v23, zeros)))
         guard case .memory(let bytes) = undone.bytes else {
             Issue.record("an unsynchronised picture is undone in memory")
             return
@@ -217,11 +222,12 @@ struct EmbeddedPictureTests {
             }
         }
         // An APIC whose description runs to the end of the frame.
-        let apic: [UInt8] = [0] + Array("image/png".utf8) + [0, 3] + [UInt8](repeating: 0x41, count: 40)
-        let tag =
-            Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(10 + apic.count)]
-            + Array("APIC".utf8) + [0, 0, 0, UInt8(apic.count), 0, 0] + apic
-        #expect(EmbeddedPicture.find(bytes: tag + [UInt8](repeating: 0, count: 16)) == nil)
+        let apic = join([0], ascii("image/png"), [0, 3], [UInt8](repeating: 0x41, count: 40))
+        let tag = join(
+            ascii("ID3"), [3, 0, 0, 0, 0, 0, UInt8(10 + apic.count)], ascii("APIC"),
+            [0, 0, 0, UInt8(apic.count), 0, 0],
+            apic)
+        #expect(EmbeddedPicture.find(bytes: join(tag, zeros)) == nil)
     }
 }
 
