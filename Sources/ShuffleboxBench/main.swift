@@ -1,6 +1,7 @@
 // ShuffleboxBench: search latency at 100,000 tracks, in process, through the real store.
 //   ShuffleboxBench DB [--tracks N] [--runs R]
 //   ShuffleboxBench play-files DEVICE VOLUME FILE...   (PlayFiles.swift: decode+output cost per format)
+//   ShuffleboxBench shuffle N...                        (ShuffleTiming.swift: the balanced shuffle's cost)
 // Builds DB (when it does not exist yet) by inserting synthetic tracks through LibraryDatabase, then
 // times LibraryDatabase.search (limit 20) and searchCount for a broad and a narrow prefix query, and
 // prints for each the equivalent sqlite3-shell statement (one line starting "SQL\t") so scripts/bench
@@ -13,6 +14,10 @@ import ShuffleCore
 let arguments = CommandLine.arguments
 if arguments.count >= 2 && arguments[1] == "play-files" {
     exit(await playFiles(Array(arguments.dropFirst(2))))
+}
+if arguments.count >= 2 && arguments[1] == "shuffle" {
+    shuffleTiming(arguments.dropFirst(2).compactMap { Int($0) })
+    exit(0)
 }
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: ShuffleboxBench DB [--tracks N] [--runs R]\n".utf8))
