@@ -10,7 +10,8 @@ public import ShuffleCore
 
 /// A picture an audio file carries (MPD's `readpicture`): its MIME type and where its bytes are.
 ///
-/// Found in an ID3v2 tag's `APIC` (`PIC` in v2.2) frames, a FLAC `PICTURE` block, or an MP4 `covr` item; the
+/// Found in an ID3v2 tag's `APIC` (`PIC` in v2.2) frames (at the start of an MP3, or in a WAV or AIFF `id3 `
+/// chunk), a FLAC `PICTURE` block, an MP4 `covr` item, or Ogg `METADATA_BLOCK_PICTURE` comments; the
 /// front cover when the tag says which one it is, else the first picture. Where the picture's bytes lie in
 /// the file as they are (nearly always) only their place is kept, and a client's chunks are read from the
 /// file one at a time; an unsynchronised ID3 frame is undone into memory, up to `ByteSource.maxRead`.
@@ -73,6 +74,12 @@ public struct EmbeddedPicture: Equatable, Sendable {
         case .flac: return flac(source, at: 0)
         case .mp4: return mp4(source)
         case .ogg: return ogg(source)
+        case .wav, .aiff:
+            // The ID3v2 tag of an `id3 ` / `ID3 ` chunk, as the probe reads its text.
+            let bigEndian = source.bytes(at: 0, count: 4)[...].matches("FORM", at: 0)
+            let chunks = PCMContainerProbe.chunks(source, from: 12, to: source.count, bigEndian: bigEndian)
+            guard let chunk = chunks.first(where: { $0.id == "id3 " || $0.id == "ID3 " }) else { return nil }
+            return ID3v2Picture.find(source, at: chunk.data)
         case nil: break
         default: return nil
         }
@@ -207,13 +214,13 @@ enum ID3v2Picture {
     /// The most bytes of a frame read to find where its picture starts (encoding, MIME, type, description).
     static let maxPictureHeader = 64 * 1024
 
-    /// The front cover, else the first picture, of the tag at offset 0.
-    static func find(_ source: ByteSource) -> EmbeddedPicture? {
-        guard case .present(let major, let flags, let bodySize, _) = ID3v2Tag.header(in: source, at: 0),
+    /// The front cover, else the first picture, of the tag at `offset` (0: the start of an MP3).
+    static func find(_ source: ByteSource, at offset: Int = 0) -> EmbeddedPicture? {
+        guard case .present(let major, let flags, let bodySize, _) = ID3v2Tag.header(in: source, at: offset),
             !(major == 2 && flags & 0x40 != 0)
         else { return nil }
         var body = source
-        var start = 10
+        var start = offset + 10
         var limit = start + bodySize
         // A v2.2/2.3 tag unsynchronised as a whole: the frames exist only once it is undone, in memory.
         let inMemory = flags & 0x80 != 0 && major < 4

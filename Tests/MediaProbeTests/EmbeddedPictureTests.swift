@@ -89,6 +89,15 @@ struct EmbeddedPictureTests {
                     blocks.append(base64.b64encode(pic.write()).decode("ascii"))
                 f["metadata_block_picture"] = blocks
                 f.save()
+            elif kind in ("wav", "aiff"):
+                from mutagen.wave import WAVE
+                from mutagen.aiff import AIFF
+                from mutagen.id3 import APIC
+                f = (WAVE if kind == "wav" else AIFF)(path)
+                f.add_tags()
+                for i, (p, t) in enumerate(pictures):
+                    f.tags.add(APIC(encoding=3, mime=mime(p), type=t, desc="p%d" % i, data=open(p, "rb").read()))
+                f.save()
             elif kind == "mp4":
                 from mutagen.mp4 import MP4, MP4Cover
                 f = MP4(path)
@@ -136,15 +145,17 @@ struct EmbeddedPictureTests {
         }
     }
 
-    @Test(arguments: ["id3v23", "id3v24", "flac", "mp4", "ogg"])
+    @Test(arguments: ["id3v23", "id3v24", "flac", "mp4", "ogg", "wav", "aiff"])
     func theFrontCoverIsChosenOverAPictureBeforeIt(_ kind: String) throws {
         defer { folder.remove() }
-        let name = ["flac": "song.flac", "mp4": "song.m4a", "ogg": "song.ogg"][kind] ?? "song.mp3"
+        let names = ["flac": "song.flac", "mp4": "song.m4a", "ogg": "song.ogg", "wav": "song.wav", "aiff": "song.aiff"]
+        let name = names[kind] ?? "song.mp3"
         let tone = folder.appending("tone.wav").path
         switch kind {
         case "flac": try run("flac", ["--silent", "-o", folder.appending(name).path, tone])
         case "mp4": try run("ffmpeg", ["-v", "error", "-i", tone, "-c:a", "aac", folder.appending(name).path])
         case "ogg": try run("oggenc", ["--quiet", "-o", folder.appending(name).path, tone])
+        case "wav", "aiff": try run("ffmpeg", ["-v", "error", "-i", tone, folder.appending(name).path])
         default: try run("lame", ["--quiet", tone, folder.appending(name).path])
         }
         #expect(picture(name) == nil, "\(name): no picture yet")
