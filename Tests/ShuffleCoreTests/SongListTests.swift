@@ -51,3 +51,30 @@ import Testing
         #expect(Array(sorted) == songs.sorted { $0.path < $1.path })
     }
 }
+
+/// `albumart` and `readpicture` read only what the listing holds: a song's path exactly, or a folder above songs.
+@Suite struct SongListPathTests {
+    let songs = SongList([
+        SongInfo(id: 1, path: "Album/01 One.mp3"), SongInfo(id: 2, path: "Cafe\u{301}/song.mp3"),
+        SongInfo(id: 3, path: "loose.mp3"),
+    ])
+
+    @Test func aSongIsItsPathByteForByte() {
+        #expect(songs.containsPath("Album/01 One.mp3"))
+        #expect(songs.containsPath("loose.mp3"))
+        #expect(songs.containsPath("Cafe\u{301}/song.mp3"))
+        // The same name composed is another file on the stick: not this song.
+        #expect(!songs.containsPath("Caf\u{E9}/song.mp3"))
+        #expect(!songs.containsPath("Album/01 One.mp"))
+        #expect(!songs.containsPath("Album"))
+        #expect(!songs.containsPath("../../etc/passwd"))
+    }
+
+    @Test func aFolderIsOneAboveASong() {
+        #expect(songs.containsPath("Album", asFolder: true))
+        #expect(songs.containsPath("Cafe\u{301}", asFolder: true))
+        #expect(!songs.containsPath("Alb", asFolder: true))
+        #expect(!songs.containsPath("loose.mp3", asFolder: true))
+        #expect(!songs.containsPath("Album/01 One.mp3", asFolder: true))
+    }
+}

@@ -76,6 +76,22 @@ public struct SongList: RandomAccessCollection, Sendable {
     /// The path of the song at `position`, without making the rest of the song.
     public func path(at position: Int) -> String { string(records[position].path) ?? "" }
 
+    /// Whether a song's path is `path` (`exact`), or begins with `path` and a slash: bytes compared in place,
+    /// no song made (`albumart` checks every request against the listing, a chunk at a time).
+    public func containsPath(_ path: String, asFolder: Bool = false) -> Bool {
+        var wanted = Array(path.utf8)
+        if asFolder { wanted.append(UInt8(ascii: "/")) }
+        return text.withUnsafeBufferPointer { bytes in
+            records.contains { record in
+                guard record.path.length != .max else { return false }
+                let length = Int(record.path.length)
+                guard asFolder ? length > wanted.count : length == wanted.count else { return false }
+                let start = Int(record.path.offset)
+                return bytes[start..<start + wanted.count].elementsEqual(wanted)
+            }
+        }
+    }
+
     /// The value of `tag` for the song at `position`, without making the rest of the song (`list`, `count`).
     public func tag(_ tag: MPDTag, at position: Int) -> String? {
         let record = records[position]

@@ -22,7 +22,9 @@ final class PictureReader: Sendable {
     private func answer(_ request: PendingPicture, root: String, songs: SongList) -> Result<PictureChunk?, MPDError> {
         let uri = request.uri.hasSuffix("/") ? String(request.uri.dropLast()) : request.uri
         // Only what the listing holds is read: a URI is never a way out of the stick's music.
-        let isSong = songs.indices.contains { songs.path(at: $0) == uri }
+        // Bytes are compared, not Strings (which would take a decomposed name for a composed one, and then
+        // miss the file): a client sends back the path it was given.
+        let isSong = songs.containsPath(uri)
         let rootPath = PathBytes(Array(root.utf8))
         switch request.kind {
         case .embedded:
@@ -37,7 +39,7 @@ final class PictureReader: Sendable {
             let folder: String
             if isSong {
                 folder = uri.lastIndex(of: "/").map { String(uri[..<$0]) } ?? ""
-            } else if uri.isEmpty || songs.indices.contains(where: { songs.path(at: $0).hasPrefix(uri + "/") }) {
+            } else if uri.isEmpty || songs.containsPath(uri, asFolder: true) {
                 folder = uri
             } else {
                 return .failure(MPDError(.noExist, "No such song or folder"))
