@@ -5,11 +5,18 @@ import ShuffleCore
 
 /// Reads covers for `albumart` and `readpicture` from the stick, on a thread of its own: a slow or pulled
 /// stick holds a client's picture, never the loop. A client asks for a picture chunk after chunk (8 KiB
-/// each unless it raised `binarylimit`), so the last embedded picture found is remembered by its file:
-/// the tag is walked once per picture, not once per chunk.
+/// each unless it raised `binarylimit`), so what the last request found is remembered by the file or folder
+/// it looked in: a tag is walked, and a folder listed, once per picture, not once per chunk.
 final class PictureReader: Sendable {
+    /// What a request found: a song's embedded picture, or a cover file's path and size.
+    private enum Found: Sendable {
+        case embedded(EmbeddedPicture?)
+        case file((path: PathBytes, size: Int)?)
+    }
+
     private let queue = DispatchQueue(label: "shufflebox.pictures")
-    private let last = PThreadMutex<(path: PathBytes, picture: EmbeddedPicture?)?>(nil)
+    /// The song (embedded) or folder (cover file) looked in last, and what was found there.
+    private let last = PThreadMutex<(place: PathBytes, kind: PendingPicture.Kind, found: Found)?>(nil)
 
     /// Answers `request` for the library at `root` holding `songs`; `done` is called on the pictures' thread.
     func read(
@@ -30,8 +37,10 @@ final class PictureReader: Sendable {
         case .embedded:
             guard isSong else { return .failure(MPDError(.noExist, "No such song")) }
             let path = rootPath.appending(PathBytes(Array(uri.utf8)))
-            let picture = embedded(path)
-            guard let picture else { return .success(nil) }
+            guard
+                case .embedded(let found) = remembered(path, .embedded, { .embedded(EmbeddedPicture.find(path: path)) }),
+                let picture = found
+            else { return .success(nil) }
             return chunk(request, size: picture.count, mimeType: picture.mimeType) { offset, count in
                 picture.chunk(of: path, from: offset, count: count)
             }
@@ -45,19 +54,21 @@ final class PictureReader: Sendable {
                 return .failure(MPDError(.noExist, "No such song or folder"))
             }
             let folderPath = folder.isEmpty ? rootPath : rootPath.appending(PathBytes(Array(folder.utf8)))
-            guard let cover = FolderCover.find(in: folderPath) else { return .success(nil) }
+            guard case .file(let found) = remembered(folderPath, .folder, { .file(FolderCover.find(in: folderPath)) }),
+                let cover = found
+            else { return .success(nil) }
             return chunk(request, size: cover.size, mimeType: nil) { offset, count in
                 FolderCover.chunk(of: cover.path, from: offset, count: count)
             }
         }
     }
 
-    /// The embedded picture of the file at `path`, from the last one found when it is the same file.
-    private func embedded(_ path: PathBytes) -> EmbeddedPicture? {
-        if let known = last.withLock({ $0 }), known.path == path { return known.picture }
-        let picture = EmbeddedPicture.find(path: path)
-        last.withLock { $0 = (path, picture) }
-        return picture
+    /// What `find` finds at `place` for `kind`, from the last request when it looked in the same place.
+    private func remembered(_ place: PathBytes, _ kind: PendingPicture.Kind, _ find: () -> Found) -> Found {
+        if let known = last.withLock({ $0 }), known.place == place, known.kind == kind { return known.found }
+        let found = find()
+        last.withLock { $0 = (place, kind, found) }
+        return found
     }
 
     /// The chunk `request` asks for of a picture of `size` bytes, read by `read(offset, count)`.
