@@ -29,6 +29,7 @@ final class PictureReader: Sendable {
     private func answer(_ request: PendingPicture, root: String, songs: SongList) -> Result<PictureChunk?, MPDError> {
         let uri = request.uri.hasSuffix("/") ? String(request.uri.dropLast()) : request.uri
         // Only what the listing holds is read: a URI is never a way out of the stick's music.
+        // (MPD 0.23.5 answers a missing song with its folder's cover; only what is listed is read here.)
         // Bytes are compared, not Strings (which would take a decomposed name for a composed one, and then
         // miss the file): a client sends back the path it was given.
         let isSong = songs.containsPath(uri)
@@ -76,7 +77,7 @@ final class PictureReader: Sendable {
         _ request: PendingPicture, size: Int, mimeType: String?, read: (Int, Int) -> [UInt8]?
     ) -> Result<PictureChunk?, MPDError> {
         guard request.offset <= size else {
-            return .failure(MPDError(.argument, "Bad file offset: the picture has \(size) bytes"))
+            return .failure(MPDError(.argument, "Offset too large (the picture has \(size) bytes)"))
         }
         let count = min(request.limit, size - request.offset)
         guard let bytes = read(request.offset, count), bytes.count == count else {
