@@ -129,13 +129,14 @@ extension LibraryDatabase {
         }
     }
 
-    /// The resume point of `volume`, if one was saved.
-    public func loadPlaybackState(of volume: VolumeRef) throws(LibraryError) -> PlaybackState? {
-        try wrap { () throws(SQLiteError) -> PlaybackState? in
+    /// The resume point of `volume` (of its station `station`; nil: the whole stick), if one was saved.
+    public func loadPlaybackState(of volume: VolumeRef, station: String? = nil) throws(LibraryError) -> PlaybackState? {
+        let key = PlaybackKey(volume: volume.id, station: station)
+        return try wrap { () throws(SQLiteError) -> PlaybackState? in
             try withStatement(
-                "SELECT order_blob, cursor, position_ms, volume, paused FROM playback WHERE volume_id = ?1"
+                "SELECT order_blob, cursor, position_ms, volume, paused FROM \(key.table) WHERE \(key.condition)"
             ) { statement throws(SQLiteError) in
-                try statement.bind(volume.id, at: 1)
+                try key.bind(statement)
                 guard try statement.step() == .row else { return nil }
                 return PlaybackState(
                     order: PlaybackOrderCoding.decode(statement.blob(at: 0)), cursor: Int(statement.int64(at: 1)),
@@ -145,36 +146,83 @@ extension LibraryDatabase {
         }
     }
 
-    /// Stores the resume point of `volume` in one small transaction.
+    /// The volume level stored last for `volume`, by whichever of its stations saved last.
+    public func storedVolumeLevel(of volume: VolumeRef) throws(LibraryError) -> Int? {
+        try wrap { () throws(SQLiteError) -> Int? in
+            try withStatement(
+                """
+                SELECT volume FROM (SELECT volume, updated_at FROM playback WHERE volume_id = ?1
+                    UNION ALL SELECT volume, updated_at FROM station_playback WHERE volume_id = ?1)
+                ORDER BY updated_at DESC LIMIT 1
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                guard try statement.step() == .row else { return nil }
+                return Int(statement.int64(at: 0))
+            }
+        }
+    }
+
+    /// The station of `volume` that played last (nil: the whole stick).
+    public func currentStation(of volume: VolumeRef) throws(LibraryError) -> String? {
+        try wrap { () throws(SQLiteError) -> String? in
+            try withStatement("SELECT station FROM volumes WHERE id = ?1") { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                guard try statement.step() == .row else { return nil }
+                return statement.text(at: 0)
+            }
+        }
+    }
+
+    /// Records the station of `volume` that plays now (nil: the whole stick).
+    public func setCurrentStation(_ station: String?, of volume: VolumeRef) throws(LibraryError) {
+        try wrap { () throws(SQLiteError) in
+            try withStatement("UPDATE volumes SET station = ?2 WHERE id = ?1") { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                try statement.bind(station, at: 2)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Stores the resume point of `volume` (of its station `station`; nil: the whole stick) in one small
+    /// transaction.
     ///
     /// The connection otherwise runs `synchronous = NORMAL` (WAL commits reach the disk at the next
     /// checkpoint), which would let a power cut take the last few resume points with it. This one
     /// commit runs with `synchronous = FULL`, so it is on the card when the call returns: one fsync
     /// every 2 seconds while playing, none while paused. The order is rewritten only when it changed.
-    public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef, now: Int64) throws(LibraryError) {
-        let orderChanged = savedOrders[volume.id] != state.order
+    public func savePlaybackState(
+        _ state: PlaybackState, of volume: VolumeRef, station: String? = nil, now: Int64
+    ) throws(LibraryError) {
+        let key = PlaybackKey(volume: volume.id, station: station)
+        let orderChanged = savedOrders[key] != state.order
         do {
             try connection.execute("PRAGMA synchronous = FULL")
         } catch {
             throw .database(path: path, error)
         }
         defer { try? connection.execute("PRAGMA synchronous = NORMAL") }
+        // Where (?1, ?2) and the point (?3 to ?8); the order, when written, is ?9.
+        func bindPoint(_ statement: Statement) throws(SQLiteError) {
+            try key.bind(statement)
+            try statement.bind(state.cursor, at: 3)
+            try statement.bind(state.currentTrack?.rawValue, at: 4)
+            try statement.bind(state.positionMs, at: 5)
+            try statement.bind(state.volume, at: 6)
+            try statement.bind(state.paused ? 1 : 0, at: 7)
+            try statement.bind(now, at: 8)
+        }
         try transaction { () throws(SQLiteError) in
             var updated = false
             if !orderChanged {
                 updated = try withStatement(
                     """
-                    UPDATE playback SET cursor = ?2, track_id = ?3, position_ms = ?4, volume = ?5, paused = ?6,
-                        updated_at = ?7 WHERE volume_id = ?1
+                    UPDATE \(key.table) SET cursor = ?3, track_id = ?4, position_ms = ?5, volume = ?6, paused = ?7,
+                        updated_at = ?8 WHERE \(key.condition)
                     """
                 ) { statement throws(SQLiteError) in
-                    try statement.bind(volume.id, at: 1)
-                    try statement.bind(state.cursor, at: 2)
-                    try statement.bind(state.currentTrack?.rawValue, at: 3)
-                    try statement.bind(state.positionMs, at: 4)
-                    try statement.bind(state.volume, at: 5)
-                    try statement.bind(state.paused ? 1 : 0, at: 6)
-                    try statement.bind(now, at: 7)
+                    try bindPoint(statement)
                     try statement.run()
                     return connection.changes > 0
                 }
@@ -182,23 +230,17 @@ extension LibraryDatabase {
             if !updated {
                 try withStatement(
                     """
-                    INSERT OR REPLACE INTO playback(volume_id, order_blob, cursor, track_id, position_ms, volume,
-                        paused, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    INSERT OR REPLACE INTO \(key.table)(volume_id, \(key.stationColumn) order_blob, cursor, track_id,
+                        position_ms, volume, paused, updated_at) VALUES (?1, \(key.stationValue) ?9, ?3, ?4, ?5, ?6, ?7, ?8)
                     """
                 ) { statement throws(SQLiteError) in
-                    try statement.bind(volume.id, at: 1)
-                    try statement.bind(blob: PlaybackOrderCoding.encode(state.order), at: 2)
-                    try statement.bind(state.cursor, at: 3)
-                    try statement.bind(state.currentTrack?.rawValue, at: 4)
-                    try statement.bind(state.positionMs, at: 5)
-                    try statement.bind(state.volume, at: 6)
-                    try statement.bind(state.paused ? 1 : 0, at: 7)
-                    try statement.bind(now, at: 8)
+                    try bindPoint(statement)
+                    try statement.bind(blob: PlaybackOrderCoding.encode(state.order), at: 9)
                     try statement.run()
                 }
             }
         }
-        savedOrders[volume.id] = state.order
+        savedOrders[key] = state.order
     }
 
     /// Marks track `id` of `volume` unplayable (a file that failed while playing).
@@ -264,5 +306,25 @@ enum PlaybackOrderCoding {
             index += 8
         }
         return order
+    }
+}
+
+/// Where a resume point lives: the whole stick's in `playback` (keyed by the volume), a station's in
+/// `station_playback` (keyed by the volume and the station's name, parameter 2).
+struct PlaybackKey: Hashable {
+    /// The volume's row id.
+    var volume: Int64
+    /// The station's name; nil: the whole stick.
+    var station: String?
+
+    var table: String { station == nil ? "playback" : "station_playback" }
+    var condition: String { station == nil ? "volume_id = ?1" : "volume_id = ?1 AND station = ?2" }
+    var stationColumn: String { station == nil ? "" : "station," }
+    var stationValue: String { station == nil ? "" : "?2," }
+
+    /// Binds the volume (?1) and, for a station, its name (?2).
+    func bind(_ statement: Statement) throws(SQLiteError) {
+        try statement.bind(volume, at: 1)
+        if let station { try statement.bind(station, at: 2) }
     }
 }

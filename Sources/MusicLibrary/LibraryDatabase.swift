@@ -24,9 +24,9 @@ public final class LibraryDatabase {
     public let path: String
     let connection: Connection
     private var statements: [String: Statement] = [:]
-    /// The shuffle order last written for each volume id, so a save that only moves the position
+    /// The shuffle order last written for each volume id and station, so a save that only moves the position
     /// rewrites a few integers instead of the whole order (80 KB for 10,000 tracks) every 2 seconds.
-    var savedOrders: [Int64: [TrackID]] = [:]
+    var savedOrders: [PlaybackKey: [TrackID]] = [:]
 
     /// Opens the database at `path`. With `create`, makes the file (and its folder) when missing;
     /// without, a missing file is `LibraryError.noLibrary`.
@@ -210,7 +210,9 @@ public final class LibraryDatabase {
 
 extension LibraryDatabase {
     /// The tables of the schema, for `rowCount(_:)`.
-    public static let tableNames: Set<String> = ["volumes", "files", "tracks", "tracks_fts", "paths_fts", "playback"]
+    public static let tableNames: Set<String> = [
+        "volumes", "files", "tracks", "tracks_fts", "paths_fts", "playback", "station_playback",
+    ]
 
     /// The number of rows in one of the schema's tables (diagnostics and tests). Traps on any other name,
     /// so no outside text ever reaches the SQL.

@@ -21,7 +21,7 @@ public actor LibraryStore {
     /// Whether resume points are being stored (the daemon's store retries failed ones, see `savePlaybackState`).
     public nonisolated let saveHealth = SaveHealth()
     /// The newest resume point that could not be stored, while it is being retried.
-    private var pendingSave: (state: PlaybackState, volume: VolumeRef)?
+    private var pendingSave: (state: PlaybackState, volume: VolumeRef, station: String?)?
     /// Whether the retry task runs.
     private var retryingSave = false
     /// The longest wait between retries of a failed save.
@@ -130,9 +130,12 @@ public actor LibraryStore {
         try guarded { database throws(LibraryError) in try database.currentVolume() }
     }
 
-    /// The player's view of one volume: its tracks of `formats` (every format when nil).
-    public nonisolated func catalog(for volume: VolumeRef, formats: Set<String>? = nil) -> VolumeCatalog {
-        VolumeCatalog(store: self, volume: volume, formats: formats)
+    /// The player's view of one volume: its tracks of `formats` (every format when nil), or of one of its
+    /// stations (`station`: nil or an empty search is the whole stick).
+    public nonisolated func catalog(
+        for volume: VolumeRef, formats: Set<String>? = nil, station: Station? = nil
+    ) -> VolumeCatalog {
+        VolumeCatalog(store: self, volume: volume, formats: formats, station: station)
     }
 
     /// The ids of every playable track of `volume` (of `formats`, when given), ascending.
@@ -150,25 +153,37 @@ public actor LibraryStore {
         try guarded { database throws(LibraryError) in try database.markUnplayable(id, reason: reason) }
     }
 
-    /// The resume point of `volume`.
-    public func loadPlaybackState(of volume: VolumeRef) throws(LibraryError) -> PlaybackState? {
-        try guarded { database throws(LibraryError) in try database.loadPlaybackState(of: volume) }
+    /// The resume point of `volume` (of its station `station`; nil: the whole stick).
+    public func loadPlaybackState(of volume: VolumeRef, station: String? = nil) throws(LibraryError) -> PlaybackState? {
+        try guarded { database throws(LibraryError) in try database.loadPlaybackState(of: volume, station: station) }
+    }
+
+    /// The station of `volume` that played last (nil: the whole stick).
+    public func currentStation(of volume: VolumeRef) throws(LibraryError) -> String? {
+        try guarded { database throws(LibraryError) in try database.currentStation(of: volume) }
+    }
+
+    /// Records the station of `volume` that plays now (nil: the whole stick).
+    public func setCurrentStation(_ station: String?, of volume: VolumeRef) throws(LibraryError) {
+        try guarded { database throws(LibraryError) in try database.setCurrentStation(station, of: volume) }
     }
 
     /// Stores the resume point of `volume` in one transaction. A failure (a full or read-only state folder)
     /// leaves the last stored point as it was; the daemon's store then records it in `saveHealth` and tries
     /// the newest point again after 1, 2, 4 ... 60 seconds until it is stored (or a later save is), so a
     /// paused box whose card has space again keeps its place without waiting for the next save.
-    public func savePlaybackState(_ state: PlaybackState, of volume: VolumeRef) throws(LibraryError) {
+    public func savePlaybackState(
+        _ state: PlaybackState, of volume: VolumeRef, station: String? = nil
+    ) throws(LibraryError) {
         do throws(LibraryError) {
             try guarded { database throws(LibraryError) in
-                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+                try database.savePlaybackState(state, of: volume, station: station, now: Int64(time(nil)))
             }
             pendingSave = nil
             saveHealth.record(nil)
         } catch {
             if onReplacement != nil {
-                pendingSave = (state, volume)
+                pendingSave = (state, volume, station)
                 saveHealth.record(Self.saveFailure(error))
                 startRetryingSave()
             }
@@ -197,9 +212,10 @@ public actor LibraryStore {
         var delay: Duration = .seconds(1)
         while pendingSave != nil {
             do { try await executor.sleep(for: delay) } catch { break }
-            guard let (state, volume) = pendingSave else { break }
+            guard let pending = pendingSave else { break }
             do throws(LibraryError) {
-                try database.savePlaybackState(state, of: volume, now: Int64(time(nil)))
+                try database.savePlaybackState(
+                    pending.state, of: pending.volume, station: pending.station, now: Int64(time(nil)))
                 pendingSave = nil
                 saveHealth.record(nil)
             } catch {
@@ -231,10 +247,25 @@ public struct VolumeCatalog: TrackCatalog {
     /// left out, so the player never hands a file to a decoder not made for it (libmpg123 finds stray
     /// frame syncs in AAC and plays them as noise).
     public var formats: Set<String>?
+    /// The station played (nil: the whole stick): its search picks the tracks, and it keeps a resume point
+    /// of its own, under its name.
+    public var station: Station?
 
-    /// The ids of every playable track of the volume, ascending.
+    /// The station's name where it has a resume point of its own (nil: the whole stick's).
+    private var stationKey: String? {
+        guard let station, !station.search.isEmpty else { return nil }
+        return station.name
+    }
+
+    /// The ids of every playable track of the volume (of the station), ascending.
     public func playableTrackIDs() async throws -> [TrackID] {
-        try await store.playableTrackIDs(of: volume, formats: formats)
+        guard let station, !station.search.isEmpty else {
+            return try await store.playableTrackIDs(of: volume, formats: formats)
+        }
+        let picked = try await store.stationTrackIDs(station.search, of: volume)
+        guard formats != nil else { return picked }
+        let allowed = Set(try await store.playableTrackIDs(of: volume, formats: formats))
+        return picked.filter(allowed.contains)
     }
 
     /// One playable track of the volume, or nil.
@@ -253,10 +284,12 @@ public struct VolumeCatalog: TrackCatalog {
     }
 
     /// The stored resume point.
-    public func loadPlaybackState() async throws -> PlaybackState? { try await store.loadPlaybackState(of: volume) }
+    public func loadPlaybackState() async throws -> PlaybackState? {
+        try await store.loadPlaybackState(of: volume, station: stationKey)
+    }
 
     /// Stores the resume point.
     public func savePlaybackState(_ state: PlaybackState) async throws {
-        try await store.savePlaybackState(state, of: volume)
+        try await store.savePlaybackState(state, of: volume, station: stationKey)
     }
 }

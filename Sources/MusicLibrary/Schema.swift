@@ -7,7 +7,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 4
+    static let currentVersion: Int64 = 5
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -94,6 +94,26 @@ enum Schema {
         ALTER TABLE tracks ADD COLUMN loudness_peak REAL;
         """
 
+    /// Version 5: stations (`shufflebox.txt` on a stick). Each station of a stick keeps its own shuffle order
+    /// and resume point, in rows shaped like `playback`'s; the whole stick keeps using `playback`.
+    /// `volumes.station` names the station that played last (NULL: the whole stick). A station renamed or
+    /// removed from the stick's file leaves its row behind until the stick's volume row goes.
+    static let version5 = """
+        CREATE TABLE station_playback(
+            volume_id INTEGER NOT NULL REFERENCES volumes(id) ON DELETE CASCADE,
+            station TEXT NOT NULL,           -- the station's name, as the stick's file spells it
+            order_blob BLOB NOT NULL,
+            cursor INTEGER NOT NULL,
+            track_id INTEGER,
+            position_ms INTEGER NOT NULL,
+            volume INTEGER NOT NULL,
+            paused INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY(volume_id, station)
+        );
+        ALTER TABLE volumes ADD COLUMN station TEXT;
+        """
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds two or three. The whole library database of a
@@ -129,7 +149,7 @@ enum Schema {
                 message: "the database was written by a newer Shufflebox (schema \(version))")
         }
         // Each migration in its own transaction, so a power cut leaves the file at one version or the next.
-        let steps: [(Int64, String)] = [(1, version1), (2, version2), (3, version3), (4, version4)]
+        let steps: [(Int64, String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5)]
         for (target, statements) in steps where version < target {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(statements)

@@ -237,6 +237,7 @@ import Testing
         let sql = """
             ALTER TABLE tracks DROP COLUMN duration_estimated; ALTER TABLE tracks DROP COLUMN loudness_state;
             ALTER TABLE tracks DROP COLUMN loudness_lufs; ALTER TABLE tracks DROP COLUMN loudness_peak;
+            DROP TABLE station_playback; ALTER TABLE volumes DROP COLUMN station;
             PRAGMA user_version = 2
             """
         let downgrade = try Run.program("/usr/bin/sqlite3", [path, sql])
