@@ -17,6 +17,14 @@ enum ControlCommand {
             case .setVolume(let step): _ = try client.command("shufflebox_setstep \(step)")
             case .changeVolume(let steps): _ = try client.command("shufflebox_volumestep \(steps)")
             case .sleep(let seconds): _ = try client.command("shufflebox_sleep \(seconds)")
+            case .station(let choice):
+                let argument =
+                    switch choice {
+                    case .next: "next"
+                    case .previous: "previous"
+                    case .named(let name): MPDRequest.quote(name)
+                    }
+                _ = try client.command("shufflebox_station \(argument)")
             }
             return ExitCode.success
         } catch {

@@ -47,8 +47,15 @@ import Testing
                 #expect(board.settings(for: .play)?.actions[.double] == .next)
                 #expect(board.settings(for: .next)?.actions == [.click: .next, .hold: .seekForward])
                 #expect(board.settings(for: .previous)?.actions == [.click: .previous, .hold: .seekBack])
-                #expect(board.settings(for: .volumeUp)?.actions == [.click: .volumeUp, .hold: .volumeUp])
-                #expect(board.settings(for: .volumeDown)?.actions == [.click: .volumeDown, .hold: .volumeDown])
+                // A double click of the volume buttons changes station (the stick's shufflebox.txt).
+                #expect(
+                    board.settings(for: .volumeUp)?.actions == [
+                        .click: .volumeUp, .hold: .volumeUp, .double: .nextStation,
+                    ])
+                #expect(
+                    board.settings(for: .volumeDown)?.actions == [
+                        .click: .volumeDown, .hold: .volumeDown, .double: .previousStation,
+                    ])
                 #expect(board.chords.map(\.action) == [.lock, .sleep])
                 // The profile for children: play + volume-down held 3 s lock, next + previous held 2 s sleep.
                 #expect(board.chords.map(\.buttons) == [[.play, .volumeDown], [.next, .previous]], "\(path)")

@@ -20,6 +20,10 @@ public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
     case speak
     /// Start the sleep timer (`sleep-minutes`), or cancel it when it runs.
     case sleep
+    /// Play the next station of the stick's `shufflebox.txt` (after the last: the whole stick again).
+    case nextStation = "next-station"
+    /// Play the previous station.
+    case previousStation = "previous-station"
 
     /// The names as a person reads them in an error message.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -82,6 +82,8 @@ public struct ControlOptions: Equatable, Sendable {
         case changeVolume(Int)
         /// Start the sleep timer, in seconds (0: cancel it).
         case sleep(seconds: Int)
+        /// Play a station: by name, or the next or previous one.
+        case station(StationChoice)
     }
 
     /// The daemon's control socket; nil means the default place.
@@ -125,9 +127,11 @@ public struct ControlOptions: Equatable, Sendable {
                     command: "ctl")
             }
             action = .sleep(seconds: inSeconds ? number : number * 60)
+        case "station" where words.count >= 2:
+            action = .station(StationChoice(words.dropFirst().joined(separator: " ")))
         default:
             throw UsageError(
-                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N, sleep MINUTES",
+                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N, sleep MINUTES, station NAME|next|previous",
                 command: "ctl")
         }
         return ControlOptions(socket: socket, action: action)

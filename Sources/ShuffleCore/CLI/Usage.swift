@@ -130,10 +130,11 @@ public enum Usage {
         case "ctl":
             return """
                 usage: shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N
-                                      |sleep MINUTES
+                                      |sleep MINUTES|station NAME|next|previous
 
                 Tells the running player what to do. sleep MINUTES: then the music fades out (sleep-fade,
-                30 s) and pauses; sleep 0 cancels it.
+                30 s) and pauses; sleep 0 cancels it. station: plays a station of the stick's shufflebox.txt
+                (the whole stick is the first, "All"), by name or the next or previous one.
                 """
         default:
             return overview

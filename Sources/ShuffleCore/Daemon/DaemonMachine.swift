@@ -43,14 +43,20 @@ public struct DaemonMachine: Sendable {
         public var storedVolume: Int?
         /// Whether it is the box's own card (under `card-root`): it plays only while no stick does.
         public var card: Bool
+        /// What the stick's `shufflebox.txt` sets: a lower cap and start volume while it plays, never higher.
+        public var limits: StickSettings
 
         /// Creates a volume.
-        public init(id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil, card: Bool = false) {
+        public init(
+            id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil, card: Bool = false,
+            limits: StickSettings = StickSettings()
+        ) {
             self.id = id
             self.mountPoint = mountPoint
             self.known = known
             self.storedVolume = storedVolume
             self.card = card
+            self.limits = limits
         }
     }
 
@@ -77,6 +83,9 @@ public struct DaemonMachine: Sendable {
         case deviceRecovered
         /// SIGHUP re-read the configuration.
         case configReloaded(Settings)
+        /// Another station of the playing stick was chosen (the shell knows which): play it from its own
+        /// resume point.
+        case stationChanged
         /// SIGTERM/SIGINT: save and stop.
         case shutdown
     }
@@ -120,8 +129,10 @@ public struct DaemonMachine: Sendable {
         case log(Log.Level, String)
     }
 
-    /// The settings in force.
+    /// The box's settings.
     public private(set) var settings: Settings
+    /// The settings in force: the box's, lowered by the playing stick's own (`StickSettings.applied`).
+    public var effectiveSettings: Settings { active.map { $0.limits.applied(to: settings) } ?? settings }
     /// The mounted sticks under the roots, oldest first.
     public private(set) var mounted: [Volume] = []
     /// The stick playing (or about to), if any.
@@ -175,8 +186,9 @@ public struct DaemonMachine: Sendable {
             guard let choice else {
                 return effects + [.log(.notice, "no library under the roots yet; waiting for a stick")]
             }
-            // Start-up: never louder than the start volume, whatever the stick stored.
-            volume = clamp(min(choice.storedVolume ?? settings.startVolume, settings.startVolume))
+            // Start-up: never louder than the start volume (the stick's own, when lower), whatever it stored.
+            let start = choice.limits.applied(to: settings).startVolume
+            volume = clamp(min(choice.storedVolume ?? start, start), for: choice)
             return effects + activate(choice, rampIn: true)
         case .mounted(let stick):
             mounted.removeAll { $0.mountPoint == stick.mountPoint || $0.id == stick.id }
@@ -193,7 +205,8 @@ public struct DaemonMachine: Sendable {
             deviceError = nil
             effects.append(.startIndexing(stick))
             paused = false  // plugging a stick in is asking for music
-            volume = clamp(stick.storedVolume ?? volume)
+            volume = clamp(stick.storedVolume ?? volume, for: stick)
+            if let start = stick.limits.startVolume { volume = clamp(min(volume, start), for: stick) }
             return effects + activate(stick, rampIn: false) + [.notify([.database, .player, .update, .playlist])]
         case .unmounted(let mountPoint):
             guard let gone = mounted.first(where: { $0.mountPoint == mountPoint }) else { return [] }
@@ -206,7 +219,7 @@ public struct DaemonMachine: Sendable {
             deviceError = nil  // no player is using the device any more; the next one finds out anew
             // With several sticks the most recently plugged one that remains takes over, the card last.
             if let next = successor() {
-                volume = clamp(next.storedVolume ?? volume)
+                volume = clamp(next.storedVolume ?? volume, for: next)
                 effects += activate(next, rampIn: false)
             }
             return effects + [.notify([.database, .player])]
@@ -225,7 +238,7 @@ public struct DaemonMachine: Sendable {
                 effects.append(.stopPlayback)
                 active = nil
                 if let other = successor(requirePlayable: true) {
-                    volume = clamp(other.storedVolume ?? volume)
+                    volume = clamp(other.storedVolume ?? volume, for: other)
                     effects += activate(other, rampIn: false)
                 }
                 effects.append(.notify([.player]))
@@ -248,11 +261,17 @@ public struct DaemonMachine: Sendable {
         case .configReloaded(let new):
             settings = new
             var effects: [Effect] = [.log(.notice, "configuration reloaded")]
-            if volume > new.maxVolume {
-                volume = new.maxVolume
+            if volume > effectiveSettings.maxVolume {
+                volume = effectiveSettings.maxVolume
                 effects += [.setVolume(volume), .saveResumePoint, .notify([.mixer])]
             }
             return effects
+        case .stationChanged:
+            guard let active, playable.contains(active.id), deviceError == nil else { return [] }
+            paused = false  // choosing a station is asking for music
+            return [.saveResumePoint, .stopPlayback] + startEffects(active, rampIn: false) + [
+                .notify([.player, .playlist])
+            ]
         case .shutdown:
             guard active != nil else { return [] }
             return [.saveResumePoint, .stopPlayback]
@@ -354,8 +373,12 @@ public struct DaemonMachine: Sendable {
         return 0
     }
 
-    /// Within the floor and the cap (the cap wins should the floor be set above it).
-    private func clamp(_ step: Int) -> Int {
+    /// Within the floor and the cap in force (the cap wins should the floor be set above it).
+    private func clamp(_ step: Int) -> Int { clamp(step, for: active) }
+
+    /// Within the floor and the cap in force while `stick` plays.
+    private func clamp(_ step: Int, for stick: Volume?) -> Int {
+        let settings = stick.map { $0.limits.applied(to: self.settings) } ?? self.settings
         let cap = min(settings.maxVolume, settings.volumeSteps)
         return max(0, min(max(step, settings.minVolume), cap))
     }

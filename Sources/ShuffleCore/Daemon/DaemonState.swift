@@ -176,6 +176,10 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var outputEnabled = true
     /// The loudness normalisation in force (MPD's `replay_gain_status`).
     public var replayGainMode = ReplayGainMode.off
+    /// The station playing (`StationFile.wholeStick` for the whole stick), when a stick plays.
+    public var station: String?
+    /// The queue's length when it holds fewer than the library's tracks (a station plays); nil: `tracks`.
+    public var queueLength: Int?
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
@@ -216,7 +220,7 @@ public struct PlayerSnapshot: Equatable, Sendable {
             } ?? .null
         return .object([
             ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)),
-            ("warning", JSONText.string(warning)), ("track", trackValue),
+            ("warning", JSONText.string(warning)), ("track", trackValue), ("station", JSONText.string(station)),
             ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
             (
                 "library",

@@ -100,6 +100,10 @@ public protocol MPDBackend {
     func song(id: Int64) -> SongInfo?
     /// Every playable track of the playing library, from memory, by path (empty until it is read).
     func librarySongs() -> SongList
+    /// The playing stick's stations, the whole stick first (empty with no stick).
+    func stations() -> [StationListing]
+    /// Plays a station of the playing stick; returns an error for the client when there is no such station.
+    mutating func chooseStation(_ choice: StationChoice) -> MPDError?
 }
 
 extension MPDBackend {
@@ -126,6 +130,10 @@ extension MPDBackend {
     public func song(id: Int64) -> SongInfo? { nil }
     /// No library.
     public func librarySongs() -> SongList { SongList() }
+    /// No stations.
+    public func stations() -> [StationListing] { [] }
+    /// No stations.
+    public func chooseStation(_ choice: StationChoice) -> MPDError? { MPDError(.noExist, "No such playlist") }
 }
 
 /// MPD speaks volume as 0–100; the box has `steps` steps. Percent is the share of full scale,

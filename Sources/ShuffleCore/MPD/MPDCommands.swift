@@ -2,7 +2,11 @@
 public enum MPDCommands {
     /// The commands this daemon answers (`commands` lists them), sorted.
     public static let supported: [String] =
-        (playbackCommands + connectCommands + queueCommands + libraryCommands + pictureCommands).sorted()
+        Array(
+            Set(
+                playbackCommands + connectCommands + queueCommands + libraryCommands + pictureCommands + stationCommands
+            )
+        ).sorted()
 
     static let playbackCommands = [
         "close", "command_list_begin", "command_list_end", "command_list_ok_begin", "commands", "currentsong",
@@ -145,6 +149,7 @@ public enum MPDCommands {
             }
             return "updating_db: 1\n"
         default:
+            if let body = try stationCommand(request, &backend, options) { return body }
             if let body = try connectCommand(request, backend.snapshot(), &options) { return body }
             if let body = try queueCommand(request, &backend, options) { return body }
             if let body = try libraryCommand(request, backend, options) { return body }

@@ -3,7 +3,7 @@
 extension MPDCommands {
     static let connectCommands = [
         "binarylimit", "channels", "clearerror", "consume", "crossfade", "decoders", "disableoutput",
-        "enableoutput", "getvol", "listpartitions", "listplaylist", "listplaylistinfo", "listplaylists",
+        "enableoutput", "getvol", "listpartitions",
         "mixrampdb", "mixrampdelay", "outputs", "partition", "random", "readmessages", "repeat",
         "replay_gain_mode", "replay_gain_status", "single", "subscribe", "tagtypes", "toggleoutput",
         "rescan", "unsubscribe", "update", "urlhandlers",
@@ -29,16 +29,13 @@ extension MPDCommands {
         case "decoders":
             try count(request, 0...0)
             return format([("plugin", "mpg123"), ("suffix", "mp3"), ("mime_type", "audio/mpeg")])
-        case "urlhandlers", "channels", "readmessages", "listplaylists":
-            // No streams, no client-to-client channels, no stored playlists (yet).
+        case "urlhandlers", "channels", "readmessages":
+            // No streams, no client-to-client channels.
             try count(request, 0...0)
             return ""
         case "subscribe", "unsubscribe":
             try count(request, 1...1)
             throw MPDError(.system, "client-to-client messages are not supported by this player")
-        case "listplaylist", "listplaylistinfo":
-            try count(request, 1...3)
-            throw MPDError(.noExist, "No such playlist")
         case "listpartitions":
             try count(request, 0...0)
             return "partition: default\n"

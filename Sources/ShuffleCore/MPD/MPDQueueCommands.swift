@@ -9,7 +9,7 @@ extension MPDCommands {
 
     /// Commands that would edit the queue or stored playlists.
     static let editCommands: Set<String> = [
-        "add", "addid", "addtagid", "clear", "cleartagid", "delete", "deleteid", "load", "move", "moveid",
+        "add", "addid", "addtagid", "clear", "cleartagid", "delete", "deleteid", "move", "moveid",
         "playlistadd", "playlistclear", "playlistdelete", "playlistmove", "prio", "prioid", "rangeid", "rename",
         "rm", "save", "swap", "swapid",
     ]

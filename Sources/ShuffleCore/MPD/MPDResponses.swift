@@ -5,7 +5,8 @@ extension MPDCommands {
         var lines: [(String, String)] = [
             ("volume", String(MPDVolume.percent(step: snapshot.volume, steps: snapshot.volumeSteps))),
             ("repeat", "1"), ("random", "1"), ("single", "0"), ("consume", "0"), ("partition", "default"),
-            ("playlist", String(snapshot.queueVersion)), ("playlistlength", String(snapshot.tracks)),
+            ("playlist", String(snapshot.queueVersion)),
+            ("playlistlength", String(snapshot.queueLength ?? snapshot.tracks)),
             ("mixrampdb", "0.000000"),
         ]
         let state: String

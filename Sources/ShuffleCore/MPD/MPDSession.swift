@@ -14,6 +14,8 @@ public enum IdleSubsystem: String, Equatable, Hashable, Sendable, CaseIterable {
     case options
     /// The output was enabled or disabled.
     case output
+    /// The stations (stored playlists) changed: a stick with another `shufflebox.txt` plays.
+    case storedPlaylist = "stored_playlist"
 }
 
 /// The protocol state of one client connection: command lists and idle. Pure: the daemon feeds it

@@ -13,6 +13,8 @@
 /// | a damaged file skipped | "Skipped a damaged song" | at most once a minute |
 /// | the lock chord | "Buttons locked" / "Buttons unlocked" | |
 /// | the sleep timer set or cancelled | "Sleep timer, N minutes" / "Sleep timer off" | |
+/// | a station chosen (gesture, `ctl station`, MPD `load`) | the station's name | |
+/// | a stick's `shufflebox.txt` has errors | "The stick's settings file has an error on line N" | the first error, once per mount |
 ///
 /// Every message can be switched off or replaced in the configuration (`say-*` keys).
 public struct Announcer: Sendable {
@@ -40,6 +42,10 @@ public struct Announcer: Sendable {
         case sleep
         /// The sleep timer was cancelled.
         case sleepOff = "sleep-off"
+        /// A station was chosen (`{name}` is replaced by its name).
+        case station
+        /// The stick's `shufflebox.txt` has an error (`{count}` is the line of the first).
+        case stickFileError = "stick-file-error"
 
         /// The English text.
         public var defaultText: String {
@@ -55,6 +61,8 @@ public struct Announcer: Sendable {
             case .unlocked: "Buttons unlocked"
             case .sleep: "Sleep timer, {count} minutes"
             case .sleepOff: "Sleep timer off"
+            case .station: "{name}"
+            case .stickFileError: "The stick's settings file has an error on line {count}"
             }
         }
 
@@ -126,6 +134,10 @@ public struct Announcer: Sendable {
         case lockChanged(locked: Bool)
         /// The sleep timer was set to this many minutes, or cancelled (nil).
         case sleepTimer(minutes: Int?)
+        /// A station was chosen.
+        case stationChanged(name: String)
+        /// The stick's settings file has errors; `line` is the first one's line (nil: not tied to a line).
+        case stickFileError(line: Int?)
         /// The phrase said last has finished playing (or was cut off).
         case phraseEnded
     }
@@ -196,6 +208,10 @@ public struct Announcer: Sendable {
         case .sleepTimer(let minutes):
             guard let minutes else { return say(.sleepOff) }
             return say(.sleep, count: max(1, minutes))
+        case .stationChanged(let name):
+            return say(.station, name: name)
+        case .stickFileError(let line):
+            return say(.stickFileError, count: line ?? 1)
         case .phraseEnded:
             speaking = nil
             return []
@@ -209,9 +225,10 @@ public struct Announcer: Sendable {
             title: track.title, artist: track.artist, fileName: track.fileName, latin: settings.language, by: joiner)
     }
 
-    /// Says a fixed message (with `{count}` filled in), in the configured language.
-    private mutating func say(_ message: Message, count: Int? = nil) -> [Effect] {
+    /// Says a fixed message (with `{count}` and `{name}` filled in), in the configured language.
+    private mutating func say(_ message: Message, count: Int? = nil, name: String? = nil) -> [Effect] {
         guard var text = settings.text(message) else { return [] }
+        if let name { text = text.replacing("{name}", with: name) }
         if let count {
             // The English default has a singular; a replaced text is the owner's to word.
             let singular = settings.texts[message] == nil && count == 1 ? message.singular : nil

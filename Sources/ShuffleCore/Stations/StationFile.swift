@@ -38,7 +38,9 @@ public struct StationFile: Equatable, Sendable {
         var current: Station?
         // After a station line in error, its own lines are skipped quietly (one error for it, not one a line).
         var skipping = false
-        func fail(_ line: Int, _ message: String) { errors.append(ConfigError(file: file, line: line, message: message)) }
+        func fail(_ line: Int, _ message: String) {
+            errors.append(ConfigError(file: file, line: line, message: message))
+        }
         func close() {
             guard let station = current else { return }
             current = nil
@@ -55,7 +57,9 @@ public struct StationFile: Equatable, Sendable {
         for (index, raw) in ConfigParser.lines(text).enumerated() {
             let number = index + 1
             var line = Substring(raw)
-            if let hash = line.firstIndex(of: "#"), hash == line.startIndex || line[line.index(before: hash)].isWhitespace {
+            if let hash = line.firstIndex(of: "#"),
+                hash == line.startIndex || line[line.index(before: hash)].isWhitespace
+            {
                 line = line[..<hash]
             }
             let trimmed = line.trimmingSpaces
@@ -95,7 +99,9 @@ public struct StationFile: Equatable, Sendable {
                 }
             case "mode", "shuffle":
                 guard let mode = ShuffleMode(parsing: value) else {
-                    fail(number, "'\(key)' must be one of shuffle, balanced, albums, in-order, not '\(value.prefix(40))'")
+                    fail(
+                        number, "'\(key)' must be one of shuffle, balanced, albums, in-order, not '\(value.prefix(40))'"
+                    )
                     continue
                 }
                 if current != nil { current?.mode = mode } else { settings.mode = mode }
@@ -110,7 +116,9 @@ public struct StationFile: Equatable, Sendable {
                 }
                 if key == "volume" { settings.startVolume = step } else { settings.maxVolume = step }
             default:
-                fail(number, "unknown key '\(key.prefix(40))' (a stick may set volume, max-volume, shuffle and stations)")
+                fail(
+                    number, "unknown key '\(key.prefix(40))' (a stick may set volume, max-volume, shuffle and stations)"
+                )
             }
         }
         close()
@@ -169,5 +177,36 @@ extension Substring {
         while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
         while let last = result.last, last == " " || last == "\t" { result.removeLast() }
         return result
+    }
+}
+
+/// Which station to play: one by name, or the next or previous one of the stick's list (round the end).
+public enum StationChoice: Equatable, Sendable {
+    /// The station of this name (case ignored).
+    case named(String)
+    /// The one after the playing station.
+    case next
+    /// The one before it.
+    case previous
+
+    /// `next`, `previous`, or a name.
+    public init(_ text: String) {
+        switch text.lowercased() {
+        case "next": self = .next
+        case "previous": self = .previous
+        default: self = .named(text)
+        }
+    }
+
+    /// The index in `stations` this choice picks, from `current`; nil when no station has that name.
+    public func index(in stations: [Station], from current: Int) -> Int? {
+        guard !stations.isEmpty else { return nil }
+        switch self {
+        case .next: return (current + 1) % stations.count
+        case .previous: return (current - 1 + stations.count) % stations.count
+        case .named(let name):
+            return stations.firstIndex { $0.name == name }
+                ?? stations.firstIndex { $0.name.lowercased() == name.lowercased() }
+        }
     }
 }

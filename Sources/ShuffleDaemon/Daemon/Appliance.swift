@@ -54,6 +54,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     /// The sleep timer's fade still to come, and when it began (monotonic ns); empty when none runs.
     private var fadeSteps: [SleepFade.Step] = []
     private var fadeStart: UInt64 = 0
+    /// Each stick's stations and settings (its `shufflebox.txt`, read when it is mounted), by volume id.
+    private var sticks: [String: StickStations] = [:]
 
     /// Builds the appliance; nothing runs until `start()`.
     init(
@@ -179,8 +181,14 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let mountPoint = entry.mountPoint.display
         let known = library.describe(volumeID: id, mountPoint: mountPoint)
         let card = config.cardRoot.map { MountTable.isStrictlyBelow(entry.mountPoint, PathBytes($0)) } ?? false
+        // The stick's own file: its stations, and settings that may only lower the box's.
+        var stick = StickStations.read(mountPoint: mountPoint, log: log)
+        stick.restore(known.station)
+        if let first = stick.file.errors.first { speaker?.handle(.stickFileError(line: first.line)) }
+        sticks[id] = stick
         return DaemonMachine.Volume(
-            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.storedVolume, card: card)
+            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.volume, card: card,
+            limits: stick.file.settings)
     }
 
     private func indexReport(_ report: IndexReport, volumeID: String) {
@@ -241,6 +249,14 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             speaker?.handle(.stickPulled)
             apply(machine.handle(.unmounted(mountPoint: mountPoint)))
         case .trackSkipped: speaker?.handle(.fileSkipped)
+        case .stationEmpty(let name):
+            // A station whose search finds no song would leave the box silent: the whole stick plays instead.
+            guard let active = machine.active, var stick = sticks[active.id], stick.current != 0 else { return }
+            log.warning("station '\(name)' of \(active.mountPoint) finds no song; playing the whole stick")
+            stick.current = 0
+            sticks[active.id] = stick
+            library.storeStation(nil, volumeID: active.id)
+            apply(machine.handle(.stationChanged))
         }
     }
 
@@ -262,9 +278,13 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             case .stopIndexing(let id):
                 library.stopIndexing(volumeID: id)
             case .startPlayback(let volume, let paused, let level, let rampIn):
-                player.start(volume, paused: paused, level: level, rampIn: rampIn) { [loop] report in
+                let stick = sticks[volume.id] ?? StickStations()
+                player.start(
+                    volume, station: stick.playing, mode: stick.mode, paused: paused, level: level, rampIn: rampIn
+                ) { [loop] report in
                     loop.post { [weak self] in self?.playerReport(report) }
                 }
+                server?.notify([.storedPlaylist])
                 // Read once the first samples are out: the player's own start-up reads come first.
                 listingWanted = volume.id
                 if paused { refreshListing(volume.id) }
@@ -332,7 +352,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         let indexed = active.flatMap { trackCount[$0.id] } ?? 0
         var snapshot = PlayerSnapshot(
             state: machine.state, track: now?.song, positionMs: now?.positionMs ?? 0, volume: machine.volume,
-            maxVolume: machine.settings.maxVolume, volumeSteps: machine.settings.volumeSteps,
+            maxVolume: machine.effectiveSettings.maxVolume, volumeSteps: machine.settings.volumeSteps,
             libraryRoot: active?.mountPoint, tracks: max(counts.tracks, indexed, queue?.ids.count ?? 0),
             indexing: active.map { machine.indexing.contains($0.id) } ?? false, queuePosition: now?.queuePosition,
             sampleRate: now?.sampleRate ?? 0, channels: now?.channels ?? 0,
@@ -345,6 +365,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             snapshot.track?.modified = library.song(volumeID: active.id, id: id)?.modified
         }
         snapshot.outputEnabled = !machine.muted
+        if let active, let stick = sticks[active.id] {
+            snapshot.station = stick.currentName
+            // A station's queue holds its songs only: that is the playlist's length clients page through.
+            if stick.current != 0, let queue { snapshot.queueLength = queue.ids.count }
+        }
         snapshot.replayGainMode = config.loudness.mode
         if let queue {
             snapshot.queueVersion = queue.version
@@ -460,7 +485,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             let now = TimerFD.now()
             let press = now - lastVolumeUp.at < Self.samePressNanoseconds ? lastVolumeUp.press : lastVolumeUp.press + 1
             lastVolumeUp = (now, press)
-            if machine.volume >= machine.settings.maxVolume { speaker?.handle(.volumeAtCap(press: press)) }
+            if machine.volume >= machine.effectiveSettings.maxVolume { speaker?.handle(.volumeAtCap(press: press)) }
             _ = perform(.changeVolume(1))
         case .volumeDown: _ = perform(.changeVolume(-1))
         case .seekForward, .seekBack:
@@ -474,7 +499,41 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             setSleep(seconds: running ? 0 : config.sleepMinutes * 60)
         case .lock:
             break  // `lock.decide` above has toggled it
+        case .nextStation: _ = chooseStation(.next)
+        case .previousStation: _ = chooseStation(.previous)
         }
+    }
+
+    // MARK: - Stations
+
+    func stations() -> [StationListing] {
+        guard let active = machine.active, let stick = sticks[active.id] else { return [] }
+        return stick.file.stations.enumerated().map { index, station in
+            StationListing(name: station.name, modified: stick.modified, playing: index == stick.current)
+        }
+    }
+
+    /// Plays a station of the playing stick from its own resume point, and says its name.
+    func chooseStation(_ choice: StationChoice) -> MPDError? {
+        guard let active = machine.active, var stick = sticks[active.id] else {
+            return MPDError(.noExist, "no library: plug in a USB stick with music")
+        }
+        guard let index = choice.index(in: stick.file.stations, from: stick.current) else {
+            let names = stick.file.stations.map(\.name).joined(separator: ", ")
+            return MPDError(.noExist, "No such playlist (the stick's stations: \(names))")
+        }
+        if loop.hasTimer("sleep-fade") { cancelFade() }
+        speaker?.handle(.stationChanged(name: stick.file.stations[index].name))
+        guard index != stick.current else {
+            apply(machine.handle(.action(.play)))  // the station playing: asking for it is asking for music
+            return nil
+        }
+        stick.current = index
+        sticks[active.id] = stick
+        log.notice("station \(stick.currentName) of \(active.mountPoint)")
+        library.storeStation(index == 0 ? nil : stick.currentName, volumeID: active.id)
+        apply(machine.handle(.stationChanged))
+        return nil
     }
 
     // MARK: - The profile for children

@@ -27,6 +27,8 @@ enum PlayerReport: Sendable, Equatable {
     case libraryVanished(mountPoint: String)
     /// A damaged file was skipped.
     case trackSkipped
+    /// The station asked for finds no playable song.
+    case stationEmpty(String)
 }
 
 /// What is playing, for `status`.
@@ -49,6 +51,16 @@ struct NowPlaying: Sendable, Equatable {
     var outputPaused: Bool?
 }
 
+/// What the database knows of a stick.
+struct StoredVolume: Sendable, Equatable {
+    /// Whether its index holds playable tracks.
+    var known = false
+    /// The volume level stored with its resume point.
+    var volume: Int?
+    /// The station that played last (nil: the whole stick).
+    var station: String?
+}
+
 /// What `stats` counts in a library.
 struct LibraryCounts: Sendable, Equatable {
     /// Playable tracks.
@@ -64,8 +76,10 @@ struct LibraryCounts: Sendable, Equatable {
 /// The library side the appliance drives: identities, indexing, search. Calls come from the loop thread
 /// and return quickly; indexing runs elsewhere and reports through `report`.
 protocol ApplianceLibrary: AnyObject {
-    /// What the database knows of a stick: whether it has playable tracks, and its stored volume.
-    func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?)
+    /// What the database knows of a stick: whether it has playable tracks, its stored volume and station.
+    func describe(volumeID: String, mountPoint: String) -> StoredVolume
+    /// Records which station of the stick plays (nil: the whole stick), in the background.
+    func storeStation(_ name: String?, volumeID: String)
     /// The stick that played last, if any.
     func lastPlayedVolume() -> String?
     /// Starts indexing in the background.
@@ -97,10 +111,11 @@ protocol ApplianceLibrary: AnyObject {
 
 /// The player side: the audio thread and its shuffle. Calls come from the loop thread.
 protocol AppliancePlayer: AnyObject {
-    /// Opens the stick's library and plays from its resume point.
+    /// Opens the stick's library and plays `station` of it (nil: the whole stick) from its resume point, in
+    /// `mode` (nil: the box's).
     func start(
-        _ volume: DaemonMachine.Volume, paused: Bool, level: Int, rampIn: Bool,
-        report: @escaping @Sendable (PlayerReport) -> Void)
+        _ volume: DaemonMachine.Volume, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
+        rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void)
     /// New playable tracks joined the stick's index: add them to the unplayed part of the shuffle.
     func tracksAdded()
     /// Saves the resume point and stops.

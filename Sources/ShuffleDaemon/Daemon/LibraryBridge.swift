@@ -77,16 +77,34 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         damage.withLock { $0.handler = handler }
     }
 
-    func describe(volumeID: String, mountPoint: String) -> (known: Bool, storedVolume: Int?) {
+    func describe(volumeID: String, mountPoint: String) -> StoredVolume {
         let store = self.store
-        let answer = blocking { () async throws -> (Bool, Int?) in
-            try await store.perform { database throws(LibraryError) -> (Bool, Int?) in
-                guard let volume = try database.existingVolume(key: volumeID) else { return (false, nil) }
-                let tracks = try database.counts(of: volume).tracks
-                return (tracks > 0, try database.loadPlaybackState(of: volume)?.volume)
+        let answer = blocking { () async throws -> StoredVolume in
+            try await store.perform { database throws(LibraryError) -> StoredVolume in
+                guard let volume = try database.existingVolume(key: volumeID) else { return StoredVolume() }
+                return StoredVolume(
+                    known: try database.counts(of: volume).tracks > 0,
+                    volume: try database.storedVolumeLevel(of: volume), station: try database.currentStation(of: volume)
+                )
             }
         }
-        return answer.map { (known: $0.0, storedVolume: $0.1) } ?? (false, nil)
+        return answer ?? StoredVolume()
+    }
+
+    func storeStation(_ name: String?, volumeID: String) {
+        let store = self.store
+        let log = self.log
+        // In the background: the loop never waits behind an index run's transaction.
+        Task(executorPreference: blockingExecutor) {
+            do {
+                try await store.perform { database throws(LibraryError) in
+                    guard let volume = try database.existingVolume(key: volumeID) else { return }
+                    try database.setCurrentStation(name, of: volume)
+                }
+            } catch {
+                log.warning("cannot store which station plays: \(error)")
+            }
+        }
     }
 
     func lastPlayedVolume() -> String? {

@@ -56,8 +56,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ volume: DaemonMachine.Volume, paused: Bool, level: Int, rampIn: Bool,
-        report: @escaping @Sendable (PlayerReport) -> Void
+        _ volume: DaemonMachine.Volume, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
+        rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         stop()
         // The music takes the device over from a phrase said without it.
@@ -82,6 +82,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         configuration.duckDecibels = duckDecibels
         let speaking = self.speaking
         configuration.shuffle = shuffle
+        if let mode { configuration.shuffle.mode = mode }
         configuration.loudness = loudness
         let announced = self.announced
         announced.withLock { $0 = nil }
@@ -90,7 +91,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let live = self.live
         live.withLock { $0 = mine }
         let engine = PlaybackEngine(
-            catalog: store.catalog(for: reference), configuration: configuration,
+            catalog: store.catalog(for: reference, station: station), configuration: configuration,
             log: log,
             notify: { notice in
                 guard live.withLock({ $0 }) == mine else { return }
@@ -127,7 +128,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
                 case .deviceUnavailable: report(.deviceFailed("\(error)"))
                 case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
-                case .nothingPlayable, .decoderUnavailable: break
+                case .nothingPlayable: if let station { report(.stationEmpty(station.name)) }
+                case .decoderUnavailable: break
                 }
             } catch {
                 log.warning("playing \(volume.mountPoint) stopped: \(error)")
@@ -204,7 +206,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     func speakable() -> Announcer.NowPlaying? {
         guard engine != nil, let track = announced.withLock({ $0 }) else { return nil }
-        let name = track.relativePath.bytes.split(separator: UInt8(ascii: "/")).last.map { PathBytes(Array($0)).display }
+        let name = track.relativePath.bytes.split(separator: UInt8(ascii: "/")).last.map {
+            PathBytes(Array($0)).display
+        }
         return Announcer.NowPlaying(
             title: track.tags.title, artist: track.tags.artist, fileName: name ?? track.relativePath.display)
     }

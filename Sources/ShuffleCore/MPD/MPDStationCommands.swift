@@ -1,0 +1,71 @@
+/// The stick's stations (`shufflebox.txt`) as MPD's stored playlists: `listplaylists` lists them, `load NAME`
+/// plays one (from its own resume point: a station replaces the queue, where MPD's `load` would append to
+/// it), and `listplaylist`/`listplaylistinfo` list the songs of the station playing. `shufflebox_station
+/// NAME|next|previous` is what `shufflebox ctl station` sends.
+extension MPDCommands {
+    static let stationCommands = ["listplaylist", "listplaylistinfo", "listplaylists", "load", "shufflebox_station"]
+
+    /// Answers a station command, or nil when `request` is not one.
+    static func stationCommand<B: MPDBackend>(
+        _ request: MPDRequest, _ backend: inout B, _ options: MPDClientOptions
+    ) throws(MPDError) -> String? {
+        let arguments = request.arguments
+        switch request.name {
+        case "listplaylists":
+            try count(request, 0...0)
+            return backend.stations().map { station in
+                "playlist: \(station.name)\n"
+                    + (station.modified.map { "Last-Modified: \(utcTimestamp($0))\n" } ?? "")
+            }.joined()
+        case "load":
+            // MPD's optional range and position have no meaning for a station: it is played whole.
+            try count(request, 1...3)
+            if let error = backend.chooseStation(.named(arguments[0])) { throw error }
+            return ""
+        case "shufflebox_station":
+            try count(request, 1...1)
+            if let error = backend.chooseStation(StationChoice(arguments[0])) { throw error }
+            return ""
+        case "listplaylist", "listplaylistinfo":
+            try count(request, 1...2)
+            let name = arguments[0]
+            let stations = backend.stations()
+            guard let station = stations.first(where: { $0.name == name }) else {
+                throw MPDError(.noExist, "No such playlist")
+            }
+            // The songs of the station playing are the queue; another station's are found by its search
+            // when it plays.
+            guard station.playing, let queue = backend.queue() else {
+                throw MPDError(
+                    .noExist, "the songs of station '\(name)' are listed while it plays: 'load' it first")
+            }
+            let ids = arguments.count > 1 ? queue.ids[try range(arguments[1], count: queue.ids.count)] : queue.ids[...]
+            return ids.compactMap { id in
+                backend.song(id: id).map { song in
+                    request.name == "listplaylist"
+                        ? "file: \(song.path)\n" : Self.song(song, position: nil, tags: options.tags)
+                }
+            }.joined()
+        default:
+            return nil
+        }
+    }
+}
+
+/// One station as `listplaylists` shows it.
+public struct StationListing: Equatable, Sendable {
+    /// Its name.
+    public var name: String
+    /// When the stick's `shufflebox.txt` was last changed, in seconds since 1970 (nil: no file, the whole
+    /// stick only).
+    public var modified: Int64?
+    /// Whether it is the station playing.
+    public var playing: Bool
+
+    /// Creates a listing.
+    public init(name: String, modified: Int64?, playing: Bool) {
+        self.name = name
+        self.modified = modified
+        self.playing = playing
+    }
+}
