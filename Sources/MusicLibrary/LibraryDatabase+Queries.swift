@@ -107,7 +107,7 @@ extension LibraryDatabase {
     /// One playable track of `volume` with its absolute path under the volume's root, or nil when `id` is
     /// not a playable track of it.
     public func playableTrack(_ id: TrackID, of volume: VolumeRef) throws(LibraryError) -> CatalogTrack? {
-        try wrap { () throws(SQLiteError) -> CatalogTrack? in
+        let found = try wrap { () throws(SQLiteError) -> CatalogTrack? in
             try withStatement(
                 """
                 SELECT \(Self.entryColumns)
@@ -125,6 +125,53 @@ extension LibraryDatabase {
                 return CatalogTrack(
                     id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path, tags: tags,
                     stream: stream, loudness: entry.loudness)
+            }
+        }
+        guard var track = found else { return nil }
+        track.albumLoudness = try albumLoudness(of: track, in: volume)
+        return track
+    }
+
+    /// The loudness of `track`'s album: the tracks directly in its folder with the same album tag (none: the
+    /// folder's untagged tracks), combined (`TrackLoudness.album`) once every one of them is measured; nil
+    /// before, and for a track alone in its album (its own measurement says the same).
+    func albumLoudness(of track: CatalogTrack, in volume: VolumeRef) throws(LibraryError) -> TrackLoudness? {
+        guard track.loudness != nil else { return nil }
+        let path = track.relativePath.bytes
+        let folder = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[...$0]) } ?? []
+        // The folder's paths sort between "folder/" and "folder0" ('0' follows '/'): a range of the
+        // (volume_id, path) index, not a scan of the stick.
+        let end = folder.isEmpty ? [0xFF] : Array(folder.dropLast()) + [UInt8(ascii: "0")]
+        return try wrap { () throws(SQLiteError) -> TrackLoudness? in
+            try withStatement(
+                """
+                SELECT t.loudness_state, t.loudness_lufs, t.loudness_peak, t.frames, t.sample_rate
+                FROM files f JOIN tracks t ON t.id = f.id
+                WHERE f.volume_id = ?1 AND f.path >= ?2 AND f.path < ?3 AND f.status = 'ok' AND t.album IS ?4
+                    AND instr(substr(f.path, ?5), '/') = 0
+                LIMIT 1001
+                """
+            ) { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                try statement.bind(blob: folder, at: 2)
+                try statement.bind(blob: end, at: 3)
+                try statement.bind(track.tags.album, at: 4)
+                try statement.bind(folder.count + 1, at: 5)
+                var parts: [(loudness: TrackLoudness, seconds: Double)] = []
+                while try statement.step() == .row {
+                    // One track not measured yet (or not measurable): no album value until it is.
+                    guard statement.int64(at: 0) == LoudnessState.measured.rawValue, parts.count < 1000 else {
+                        return nil
+                    }
+                    let rate = Double(max(1, statement.int64(at: 4)))
+                    parts.append(
+                        (
+                            TrackLoudness(
+                                integratedLUFS: statement.doubleOrNil(at: 1), truePeak: statement.doubleOrNil(at: 2)),
+                            Double(statement.int64(at: 3)) / rate
+                        ))
+                }
+                return parts.count > 1 ? TrackLoudness.album(parts) : nil
             }
         }
     }

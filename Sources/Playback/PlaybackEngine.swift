@@ -409,7 +409,8 @@ public actor PlaybackEngine {
 
     /// The track's loudness gain (linear) under the configured mode, target and pre-amp.
     private func loudnessGain(_ track: CatalogTrack) -> Double {
-        let gain = LoudnessGain.decide(tags: track.tags, measured: track.loudness, settings: configuration.loudness)
+        let gain = LoudnessGain.decide(
+            tags: track.tags, measured: track.loudness, album: track.albumLoudness, settings: configuration.loudness)
         log.log(
             .trace,
             "loudness of track \(track.id): \(gain.decibels) dB from \(gain.source.rawValue)"

@@ -36,6 +36,33 @@ import Testing
         #expect(try database.playableTrack(broken, of: fixture.volume)?.loudness == nil)
     }
 
+    /// The album's loudness: the tracks directly in the track's folder with its album tag, once all are measured.
+    @Test func anAlbumsLoudnessComesOnceEveryTrackOfItIsMeasured() throws {
+        let fixture = try LibraryFixture(name: "album-loudness")
+        let album = TagInfo(album: "Night")
+        let one = try fixture.addTrack("Kids/Night/01.mp3", album, frames: 44_100 * 60)
+        let two = try fixture.addTrack("Kids/Night/02.mp3", album, frames: 44_100 * 60)
+        let other = try fixture.addTrack("Kids/Night/03.mp3", TagInfo(album: "Day"), frames: 44_100 * 60)
+        let deeper = try fixture.addTrack("Kids/Night/Bonus/04.mp3", album, frames: 44_100 * 60)
+        let beside = try fixture.addTrack("Kids/Night0/05.mp3", album, frames: 44_100 * 60)
+        let database = fixture.database
+        let pending = Dictionary(
+            uniqueKeysWithValues: try database.tracksToMeasure(of: fixture.volume).map { ($0.id, $0) })
+        _ = try database.setLoudness(TrackLoudness(integratedLUFS: -10, truePeak: 1.0), of: #require(pending[one]))
+        #expect(
+            try database.playableTrack(one, of: fixture.volume)?.albumLoudness == nil, "02.mp3 is not measured yet")
+        _ = try database.setLoudness(TrackLoudness(integratedLUFS: -30, truePeak: 0.1), of: #require(pending[two]))
+        // 03 (another album), 04 (a sub-folder) and 05 (a folder whose name merely starts the same) stay out, so
+        // their loudness changes nothing.
+        for id in [other, deeper, beside] {
+            _ = try database.setLoudness(TrackLoudness(integratedLUFS: -5, truePeak: 2), of: #require(pending[id]))
+        }
+        let combined = try #require(try database.playableTrack(two, of: fixture.volume)?.albumLoudness)
+        #expect(abs((combined.integratedLUFS ?? 0) - -12.967) < 0.001)
+        #expect(combined.truePeak == 1.0)
+        #expect(try database.playableTrack(other, of: fixture.volume)?.albumLoudness == nil, "alone in its album")
+    }
+
     /// A stick of two short WAVs, `a.wav` and `b.wav`, indexed once into a fresh database.
     private struct TwoTrackStick {
         let scratch: TemporaryDirectory

@@ -7,6 +7,7 @@ struct GainCase: Sendable, CustomStringConvertible {
     var name: String
     var tags = TagInfo()
     var measured: TrackLoudness?
+    var album: TrackLoudness?
     var settings = LoudnessSettings.standard
     var decibels: Double
     var source: LoudnessGain.Source
@@ -86,6 +87,24 @@ let gainTable: [GainCase] = [
         name: "a peak over full scale forces a cut", tags: TagInfo(replayGainTrack: 0, replayGainTrackPeak: 1.4125),
         decibels: -3.0, source: .trackTag, limited: true),
     GainCase(
+        name: "album mode plays an untagged album at its measured album loudness",
+        measured: TrackLoudness(integratedLUFS: -12, truePeak: 1),
+        album: TrackLoudness(integratedLUFS: -15, truePeak: 1),
+        settings: LoudnessSettings(mode: .album), decibels: -3, source: .measuredAlbum),
+    GainCase(
+        name: "track mode ignores the album's measurement",
+        measured: TrackLoudness(integratedLUFS: -12, truePeak: 1),
+        album: TrackLoudness(integratedLUFS: -15, truePeak: 1),
+        decibels: -6, source: .measured),
+    GainCase(
+        name: "album mode: a tag still wins over the album's measurement", tags: tagged,
+        album: TrackLoudness(integratedLUFS: -30, truePeak: 0.1), settings: LoudnessSettings(mode: .album),
+        decibels: -5, source: .albumTag),
+    GainCase(
+        name: "the album's peak limits the album's boost", measured: TrackLoudness(integratedLUFS: -30, truePeak: 0.1),
+        album: TrackLoudness(integratedLUFS: -26, truePeak: 0.5), settings: LoudnessSettings(mode: .album),
+        decibels: 6.0206, source: .measuredAlbum, limited: true),
+    GainCase(
         name: "a non-finite tag is ignored", tags: TagInfo(replayGainTrack: .nan),
         measured: TrackLoudness(integratedLUFS: -20, truePeak: 0.5), decibels: 2, source: .measured),
 ]
@@ -93,7 +112,8 @@ let gainTable: [GainCase] = [
 @Suite struct LoudnessGainTests {
     @Test(arguments: gainTable)
     func theGainIsTheTaggedOrMeasuredOneWithinItsLimits(_ row: GainCase) {
-        let gain = LoudnessGain.decide(tags: row.tags, measured: row.measured, settings: row.settings)
+        let gain = LoudnessGain.decide(
+            tags: row.tags, measured: row.measured, album: row.album, settings: row.settings)
         #expect(abs(gain.decibels - row.decibels) < 0.001, "\(row.name): \(gain.decibels) dB")
         #expect(gain.source == row.source, "\(row.name)")
         #expect(gain.peakLimited == row.limited, "\(row.name)")
@@ -102,13 +122,17 @@ let gainTable: [GainCase] = [
     /// Every row: the gain times the known peak never passes full scale.
     @Test func noGainLetsTheKnownPeakPassFullScale() {
         for row in gainTable {
-            let gain = LoudnessGain.decide(tags: row.tags, measured: row.measured, settings: row.settings)
-            let peaks = [row.tags.replayGainTrackPeak, row.tags.replayGainAlbumPeak, row.measured?.truePeak]
+            let gain = LoudnessGain.decide(
+                tags: row.tags, measured: row.measured, album: row.album, settings: row.settings)
+            let peaks = [
+                row.tags.replayGainTrackPeak, row.tags.replayGainAlbumPeak, row.measured?.truePeak, row.album?.truePeak,
+            ]
             let peak: Double? =
                 switch gain.source {
                 case .trackTag: peaks[0]
                 case .albumTag: peaks[1]
                 case .measured: peaks[2]
+                case .measuredAlbum: peaks[3]
                 case .none: nil
                 }
             if let peak { #expect(gain.linear * peak <= 1.000_001, "\(row.name)") }
@@ -144,5 +168,29 @@ let gainTable: [GainCase] = [
         let settings = LoudnessSettings(mode: .album, targetLUFS: -80, preampDecibels: 40)
         #expect(settings.targetLUFS == -40)
         #expect(settings.preampDecibels == 15)
+    }
+
+    /// (tracks as (LUFS, peak, seconds), the album's LUFS and peak): energies weighted by length; silence adds
+    /// nothing; the largest peak.
+    static let albums: [([(Double?, Double?, Double)], Double?, Double?)] = [
+        ([(-20, 0.5, 60), (-20, 0.7, 120)], -20, 0.7),
+        ([(-10, 1.0, 60), (-30, 0.1, 60)], -12.967, 1.0),  // 10·log10((0.1 + 0.001) / 2)
+        ([(-10, 1.0, 180), (-30, 0.1, 60)], -11.2349, 1.0),  // 10·log10((3 · 0.1 + 0.001) / 4)
+        ([(nil, nil, 300), (-16, 0.9, 100)], -16, 0.9),
+        ([(nil, nil, 300)], nil, nil),
+    ]
+
+    @Test(arguments: albums)
+    func anAlbumsLoudnessIsItsTracksEnergyWeightedByLength(
+        _ tracks: [(Double?, Double?, Double)], _ lufs: Double?, _ peak: Double?
+    ) {
+        let album = TrackLoudness.album(
+            tracks.map { (TrackLoudness(integratedLUFS: $0.0, truePeak: $0.1), $0.2) })
+        if let lufs {
+            #expect(abs((album?.integratedLUFS ?? 0) - lufs) < 0.001, "\(String(describing: album))")
+            #expect(album?.truePeak == peak)
+        } else {
+            #expect(album == nil)
+        }
     }
 }

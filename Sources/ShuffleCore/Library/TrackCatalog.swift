@@ -28,12 +28,16 @@ public struct CatalogTrack: Equatable, Sendable {
     /// The EBU R128 measurement of its decoded audio, once the background scan has made one (nil before,
     /// and for tracks whose tags carry a gain: they are not measured).
     public var loudness: TrackLoudness?
+    /// The album's loudness (`TrackLoudness.album`: the tracks beside it in its folder with its album tag),
+    /// once every one of them is measured; the `album` gain mode plays by it.
+    public var albumLoudness: TrackLoudness?
 
     /// Creates a track.
     public init(
         id: TrackID, path: PathBytes, relativePath: PathBytes, tags: TagInfo, stream: StreamInfo,
-        loudness: TrackLoudness? = nil
+        loudness: TrackLoudness? = nil, albumLoudness: TrackLoudness? = nil
     ) {
+        self.albumLoudness = albumLoudness
         self.id = id
         self.path = path
         self.relativePath = relativePath

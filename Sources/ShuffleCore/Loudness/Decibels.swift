@@ -10,6 +10,12 @@ public enum Decibels {
     /// 20·log10(factor): a factor in dB (−infinity for 0, NaN below).
     public static func of(_ factor: Double) -> Double { 20 * log(factor) / ln10 }
 
+    /// 10^(level/10): the power of a level in dB (LUFS).
+    public static func power(_ level: Double) -> Double { exp(level / 10 * ln10) }
+
+    /// 10·log10(power): a power as a level in dB.
+    public static func ofPower(_ power: Double) -> Double { 10 * log(power) / ln10 }
+
     /// e^x: 2^k · e^r with |r| ≤ ln2/2, e^r by its Taylor series.
     static func exp(_ x: Double) -> Double {
         guard x.isFinite else { return x.isNaN ? x : (x > 0 ? .infinity : 0) }

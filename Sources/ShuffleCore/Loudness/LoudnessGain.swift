@@ -7,7 +7,8 @@
 /// 2. The tagged gain the mode asks for (`track`: track gain, else album gain; `album`: album gain, else track
 ///    gain), with the peak tagged beside it. Tags are relative to ReplayGain 2.0's −18 LUFS; another target
 ///    moves them by the difference.
-/// 3. Else the measured loudness: `target − integrated`, with the measured true peak.
+/// 3. Else the measured loudness: `target − integrated`, with the measured true peak (`album`: the album's,
+///    `TrackLoudness.album`, once every track of it is measured; else the track's).
 /// 4. Else (no tag, not measured yet, or silent): 0 dB, the track plays as mastered.
 /// 5. The pre-amp is added; the gain is at most `LoudnessSettings.maximumBoost`.
 /// 6. The peak limit: `gain × peak ≤ 1`, so the track never clips at full volume. A track that would need a
@@ -26,6 +27,8 @@ public struct LoudnessGain: Sendable, Equatable {
         case albumTag = "album tag"
         /// The EBU R128 measurement of the decoded audio.
         case measured
+        /// The EBU R128 measurements of every track of the album, combined.
+        case measuredAlbum = "measured album"
         /// Nothing: the mode is off, or nothing is known yet.
         case none
     }
@@ -51,7 +54,10 @@ public struct LoudnessGain: Sendable, Equatable {
     public var linear: Double { Self.linear(decibels) }
 
     /// The gain for a track with `tags` and (when measured) `measured` under `settings`.
-    public static func decide(tags: TagInfo, measured: TrackLoudness?, settings: LoudnessSettings) -> LoudnessGain {
+    public static func decide(
+        tags: TagInfo, measured: TrackLoudness?, album measuredAlbum: TrackLoudness? = nil,
+        settings: LoudnessSettings
+    ) -> LoudnessGain {
         guard settings.mode != .off else { return .unity }
         let track = Tagged(gain: tags.replayGainTrack, peak: tags.replayGainTrackPeak, source: .trackTag)
         let album = Tagged(gain: tags.replayGainAlbum, peak: tags.replayGainAlbumPeak, source: .albumTag)
@@ -63,6 +69,12 @@ public struct LoudnessGain: Sendable, Equatable {
             wanted = tagged.gain + settings.targetLUFS - LoudnessSettings.replayGainReference
             peak = tagged.peak
             source = tagged.source
+        } else if settings.mode == .album, let measuredAlbum, let integrated = measuredAlbum.integratedLUFS,
+            integrated.isFinite
+        {
+            wanted = settings.targetLUFS - integrated
+            peak = measuredAlbum.truePeak
+            source = .measuredAlbum
         } else if let measured, let integrated = measured.integratedLUFS, integrated.isFinite {
             wanted = settings.targetLUFS - integrated
             peak = measured.truePeak

@@ -64,4 +64,27 @@ public struct TrackLoudness: Sendable, Equatable, Hashable {
         self.integratedLUFS = integratedLUFS
         self.truePeak = truePeak
     }
+
+    /// The loudness of an album from its tracks' measurements and lengths in seconds: the mean of their
+    /// energies weighted by length (`10·log10(Σ tᵢ·10^(Lᵢ/10) / Σ tᵢ)`), and the largest peak. Silent tracks
+    /// add nothing, as EBU R128's absolute gate leaves silence out. nil when no track has a loudness.
+    ///
+    /// EBU R128's album loudness gates every 400 ms block of the album against the album's own level, where
+    /// this combines per-track results, each gated against its own track: libebur128 can combine only states
+    /// still in memory (`ebur128_loudness_global_multiple`), and the scan measures one track at a time, in the
+    /// background, across power cuts. The two agree within a few tenths of a dB for music, whose relative
+    /// gate (−10 LU) drops little.
+    public static func album(_ tracks: [(loudness: TrackLoudness, seconds: Double)]) -> TrackLoudness? {
+        var energy = 0.0
+        var seconds = 0.0
+        var peak: Double?
+        for track in tracks {
+            if let truePeak = track.loudness.truePeak, truePeak.isFinite { peak = max(peak ?? 0, truePeak) }
+            guard let lufs = track.loudness.integratedLUFS, lufs.isFinite, track.seconds > 0 else { continue }
+            energy += track.seconds * Decibels.power(lufs)
+            seconds += track.seconds
+        }
+        guard seconds > 0, energy > 0 else { return nil }
+        return TrackLoudness(integratedLUFS: Decibels.ofPower(energy / seconds), truePeak: peak)
+    }
 }

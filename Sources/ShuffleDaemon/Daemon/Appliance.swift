@@ -371,6 +371,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             if stick.current != 0, let queue { snapshot.queueLength = queue.ids.count }
         }
         snapshot.replayGainMode = config.loudness.mode
+        // What the player applies: an `albums` station or stick plays album gain (`PlayerBridge.start`).
+        let shuffleMode = active.flatMap { sticks[$0.id]?.mode } ?? config.shuffle.mode
+        if shuffleMode == .albums, config.loudness.mode == .track { snapshot.replayGainMode = .album }
         if let queue {
             snapshot.queueVersion = queue.version
             let next = queue.cursor + 1
