@@ -10,6 +10,9 @@ private struct TableBackend: MPDBackend {
         SongInfo(id: 2, path: "b/two.mp3", title: "Two", artist: "Björk", album: "Post", durationMs: 60_000),
     ]
     var effects: [DaemonMachine.Effect] = []
+    /// Whether searches are answered in the background (as the daemon's are), not waited for.
+    var background = false
+    var searchesInBackground: Bool { background }
 
     init(withStick: Bool = true) {
         if withStick {
@@ -128,6 +131,38 @@ private struct TableBackend: MPDBackend {
         #expect(failing == "list_OK\nACK [5@1] {bogus} unknown command \"bogus\"\n")
         #expect(run(["command_list_end"], backend: &backend, session: &session).hasPrefix("ACK [1@0]"))
         #expect(run(["ping"], backend: &backend, session: &session) == "OK\n")
+    }
+
+    /// A search inside a command list is answered in the background like one on its own: the list stops at
+    /// it, its answer is sent when the index has answered, and the rest of the list runs after it, its ACKs
+    /// numbered by their place in the whole list.
+    @Test func aSearchInACommandListIsAnsweredInTheBackgroundAndTheListGoesOn() throws {
+        var backend = TableBackend()
+        backend.background = true
+        var session = MPDSession()
+        let lines = ["command_list_ok_begin", "ping", "search title two", "bogus", "command_list_end"]
+        let replies = lines.map { session.receive(line: Array($0.utf8), backend: &backend) }
+        let last = try #require(replies.last)
+        #expect(replies.dropLast().allSatisfy { $0.text.isEmpty && $0.search == nil })
+        #expect(last.text == "list_OK\n", "what comes before the search is answered at once")
+        let search = try #require(last.search)
+        let found = search.answer(.success(try backend.search(search.constraints, exact: search.exact)))
+        #expect(
+            found
+                == "file: b/two.mp3\nTitle: Two\nArtist: Björk\nAlbum: Post\nTime: 60\nduration: 60.000\nId: 2\nlist_OK\n"
+        )
+        let rest = session.continueList(after: search, succeeded: true, backend: &backend)
+        #expect(rest.text == "ACK [5@2] {bogus} unknown command \"bogus\"\n")
+        // A list that goes through ends in OK; a failed search ends the list with its own ACK.
+        let plain = ["command_list_begin", "search any one", "ping", "command_list_end"].map {
+            session.receive(line: Array($0.utf8), backend: &backend)
+        }
+        let pending = try #require(plain.last?.search)
+        #expect(pending.answer(.success([])) == "")
+        #expect(session.continueList(after: pending, succeeded: true, backend: &backend).text == "OK\n")
+        #expect(pending.answer(.failure(MPDError(.system, "gone"))) == "ACK [52@0] {search} gone\n")
+        #expect(session.continueList(after: pending, succeeded: false, backend: &backend).text == "")
+        #expect(run(["ping"], backend: &backend, session: &session) == "OK\n", "the session is back to normal")
     }
 
     @Test func idleWaitsAndNoidleEndsIt() {

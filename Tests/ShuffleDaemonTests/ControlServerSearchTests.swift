@@ -37,25 +37,40 @@ private final class SlowIndex: MPDBackend, @unchecked Sendable {
     }
 }
 
+/// A control server on its own loop over a `SlowIndex`.
+private struct ServedIndex {
+    let scratch: TemporaryDirectory
+    let socket: String
+    let index = SlowIndex()
+    let loop: EventLoop
+    let server: ControlServer
+
+    init() throws {
+        scratch = try TemporaryDirectory(prefix: "control-search")
+        socket = scratch.appending("control.sock").path
+        loop = try EventLoop()
+        let log = Log(label: "control", minimum: .info) { _ in }
+        server = try ControlServer(loop: loop, path: socket, tcp: nil, timeoutSeconds: 60, log: log, backend: index)
+        PThread.startDetached(name: "test-loop") { [loop] in loop.run() }
+    }
+
+    /// Lets any search still waiting finish, and stops the server and its loop.
+    func stop() {
+        index.gate.signal()
+        loop.post { [server, loop] in
+            server.shutdown()
+            loop.stop()
+        }
+    }
+}
+
 /// The control socket's loop never waits for the index: a search is answered when the index answers, and
 /// meanwhile every other client (and the buttons, on the same loop) is served.
 @Suite struct ControlServerSearchTests {
     @Test func aSlowSearchHoldsUpOnlyItsOwnClientAndItsAnswersKeepTheirOrder() throws {
-        let scratch = try TemporaryDirectory(prefix: "control-search")
-        let socket = scratch.appending("control.sock").path
-        let index = SlowIndex()
-        let loop = try EventLoop()
-        let log = Log(label: "control", minimum: .info) { _ in }
-        let server = try ControlServer(
-            loop: loop, path: socket, tcp: nil, timeoutSeconds: 60, log: log, backend: index)
-        PThread.startDetached(name: "test-loop") { loop.run() }
-        defer {
-            index.gate.signal()
-            loop.post {
-                server.shutdown()
-                loop.stop()
-            }
-        }
+        let served = try ServedIndex()
+        defer { served.stop() }
+        let (socket, index) = (served.socket, served.index)
 
         let searcher = try MPDConnection(socket: socket)
         // A search and, right behind it, two more requests: their answers must come after the search's.
@@ -73,5 +88,25 @@ private final class SlowIndex: MPDBackend, @unchecked Sendable {
         #expect(try searcher.readAnswer().isEmpty, "ping's OK, after the search's")
         #expect(try searcher.readAnswer().isEmpty, "currentsong (nothing plays), after ping's")
         #expect(try searcher.run("ping").isEmpty, "the client goes on as usual")
+    }
+
+    /// A search inside a command list does not make the loop wait either (it used to be waited for, up to 3 s):
+    /// the list's answer is held at the search, and goes on once the index has answered.
+    @Test func aSlowSearchInACommandListHoldsUpOnlyItsOwnClient() throws {
+        let served = try ServedIndex()
+        defer { served.stop() }
+        let (socket, index) = (served.socket, served.index)
+
+        let searcher = try MPDConnection(socket: socket)
+        try searcher.send("command_list_ok_begin\nping\nsearch title one\ncurrentsong\ncommand_list_end\nping")
+        let other = try MPDConnection(socket: socket)
+        #expect(try other.dictionary("status")["state"] == "stop", "served while the list's search waits")
+        index.gate.signal()
+        let list = try searcher.readAnswer()
+        #expect(list.first == "list_OK", "ping's")
+        #expect(list.contains("file: Ann/First/01 One.mp3"))
+        #expect(list.last == "list_OK", "currentsong's, after the search's")
+        #expect(list.filter { $0 == "list_OK" }.count == 3)
+        #expect(try searcher.readAnswer().isEmpty, "the ping after the list")
     }
 }

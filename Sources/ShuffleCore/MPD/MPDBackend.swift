@@ -169,14 +169,29 @@ public struct PendingSearch: Equatable, Sendable {
     let tags: Set<MPDTag>
     /// The command's name, for an ACK.
     let command: String
+    /// Inside a command list: what follows the search in the list (`MPDSession.continueList` runs it once the
+    /// answer is sent); nil for a search on its own.
+    public internal(set) var list: ListRest?
 
-    /// The reply to the request: the songs found and `OK`, or the error.
+    /// The rest of a command list after a search in it.
+    public struct ListRest: Equatable, Sendable {
+        /// The search's place in the list (for an ACK).
+        let index: Int
+        /// Whether each command's answer ends in `list_OK`.
+        let ok: Bool
+        /// The requests after the search.
+        let lines: [[UInt8]]
+    }
+
+    /// The reply to the request: the songs found and `OK` (in a command list: `list_OK` or nothing, the list
+    /// going on), or the error.
     public func answer(_ result: Result<[SongInfo], MPDError>) -> String {
         switch result {
         case .success(let songs):
-            return songs.map { MPDCommands.song($0, position: nil, tags: tags) }.joined() + "OK\n"
+            let end = list.map { $0.ok ? "list_OK\n" : "" } ?? "OK\n"
+            return songs.map { MPDCommands.song($0, position: nil, tags: tags) }.joined() + end
         case .failure(let error):
-            return error.ackLine(listIndex: 0, command: command)
+            return error.ackLine(listIndex: list?.index ?? 0, command: command)
         }
     }
 }

@@ -165,9 +165,24 @@ public struct MPDSession: Sendable {
         return fired.map { "changed: \($0)\n" }.joined()
     }
 
-    private mutating func runList<B: MPDBackend>(_ lines: [[UInt8]], ok: Bool, backend: inout B) -> Reply {
+    /// Runs what follows a search in a command list, once the search's answer has been sent; nothing when the
+    /// search failed (its ACK ended the list) or was not in a list.
+    public mutating func continueList<B: MPDBackend>(
+        after search: PendingSearch, succeeded: Bool, backend: inout B
+    ) -> Reply {
+        guard succeeded, let rest = search.list else { return Reply("") }
+        return runList(rest.lines, ok: rest.ok, from: rest.index + 1, backend: &backend)
+    }
+
+    /// Runs a command list's requests (`first` is the first one's place in the list). A search the backend
+    /// answers in the background ends this run: the reply carries it, with the requests after it, and the list
+    /// goes on in `continueList` once it is answered, so the loop never waits on the index.
+    private mutating func runList<B: MPDBackend>(
+        _ lines: [[UInt8]], ok: Bool, from first: Int = 0, backend: inout B
+    ) -> Reply {
         var out = ""
-        for (index, line) in lines.enumerated() {
+        for (offset, line) in lines.enumerated() {
+            let index = first + offset
             let request: MPDRequest
             do throws(MPDError) {
                 request = try MPDRequest.parse(line)
@@ -184,6 +199,10 @@ public struct MPDSession: Sendable {
                 break
             }
             do throws(MPDError) {
+                if var search = try MPDCommands.backgroundSearch(request, backend, options) {
+                    search.list = PendingSearch.ListRest(index: index, ok: ok, lines: Array(lines[(offset + 1)...]))
+                    return Reply(out, search: search)
+                }
                 out += try MPDCommands.run(request, on: &backend, options: &options)
             } catch {
                 return Reply(out + error.ackLine(listIndex: index, command: request.name))

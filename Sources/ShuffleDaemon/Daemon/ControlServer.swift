@@ -179,6 +179,11 @@ final class ControlServer: @unchecked Sendable {
         dispatching = true
         let reply = client.session.receive(chunk, backend: &backend)
         dispatching = false
+        return dispatch(reply, to: client)
+    }
+
+    /// Sends a reply and starts the search or picture it carries; false when the client is closing.
+    private func dispatch(_ reply: MPDSession.Reply, to client: Client) -> Bool {
         send(reply, to: client)
         if let search = reply.search, !client.closing {
             // The index answers on another thread; the loop goes on, and this client's next requests wait.
@@ -189,7 +194,8 @@ final class ControlServer: @unchecked Sendable {
             let serial = client.serial
             backend.searchInBackground(search.constraints, exact: search.exact) { [self] result in
                 let answer = Array(search.answer(result).utf8)
-                loop.post { self.answered(answer, to: fd, serial) }
+                let succeeded = (try? result.get()) != nil
+                loop.post { self.answered(answer, to: fd, serial, continuing: search, succeeded: succeeded) }
             }
         } else if let picture = reply.picture, !client.closing {
             // Read from the stick on the pictures' own thread, as a search is answered on the index's.
@@ -205,11 +211,22 @@ final class ControlServer: @unchecked Sendable {
     }
 
     /// Sends an answer made off the loop (a search, a picture), then the requests the client sent meanwhile.
-    private func answered(_ bytes: [UInt8], to fd: Int32, _ serial: UInt64) {
+    /// A search inside a command list (`continuing`) then runs the rest of its list.
+    private func answered(
+        _ bytes: [UInt8], to fd: Int32, _ serial: UInt64, continuing search: PendingSearch? = nil,
+        succeeded: Bool = false
+    ) {
         guard let client = clients[fd], client.serial == serial else { return }
         client.waiting = false
         client.lastHeard = TimerFD.now()
         send(bytes: bytes, to: client)
+        if let search, search.list != nil, !client.closing {
+            var backend = self.backend
+            dispatching = true
+            let reply = client.session.continueList(after: search, succeeded: succeeded, backend: &backend)
+            dispatching = false
+            _ = dispatch(reply, to: client)
+        }
         while !client.waiting, !client.closing, !client.held.isEmpty {
             if !answer(client.held.removeFirst(), from: client) { break }
         }
