@@ -42,10 +42,28 @@ public struct BalancedSpread: Sendable {
         var albumIndex: [UInt32: Int32] = [:]
         var artistCount: [Int] = []
         var albumCount: [Int] = []
-        for (place, id) in ids.enumerated() {
-            let traits = groups[id]
-            artist.append(Self.dense(traits.artist, &artistIndex, &artistCount, counting: place >= fixed))
-            album.append(Self.dense(traits.album, &albumIndex, &albumCount, counting: place >= fixed))
+        let traits = ids.map { groups[$0] }
+        // `ShuffleGroups` numbers artists and albums from 1 up: those numbers index the counts directly (a
+        // dictionary lookup per track and trait cost more than the rest of a 100,000-track batch's set-up).
+        // Numbers set by hand far beyond the tracks' count go through the dictionaries.
+        let largest = traits.reduce(UInt32(0)) { max($0, $1.artist, $1.album) }
+        if Int(largest) <= 4 * ids.count + 1024 {
+            artistCount = Array(repeating: 0, count: Int(largest))
+            albumCount = artistCount
+            for (place, trait) in traits.enumerated() {
+                let a = Int32(trait.artist) - 1
+                let b = Int32(trait.album) - 1
+                artist.append(a)
+                album.append(b)
+                guard place >= fixed else { continue }
+                if a >= 0 { artistCount[Int(a)] += 1 }
+                if b >= 0 { albumCount[Int(b)] += 1 }
+            }
+        } else {
+            for (place, trait) in traits.enumerated() {
+                artist.append(Self.dense(trait.artist, &artistIndex, &artistCount, counting: place >= fixed))
+                album.append(Self.dense(trait.album, &albumIndex, &albumCount, counting: place >= fixed))
+            }
         }
         let n = tracks.count
         artistGap = artistCount.map { Self.gap(rule: settings.artistGap, count: $0, of: n) }
@@ -161,6 +179,43 @@ public struct BalancedSpread: Sendable {
             let now = conflicts
             if now >= remaining { return }
             remaining = now
+        }
+    }
+
+    /// The repair after tracks joined an arranged order: only the tracks at `places` (places in `arranged`)
+    /// are moved, each tried against up to `tries` random places. Inserting a track only ever moves the others
+    /// apart, so every new conflict involves a new track: the cost grows with the tracks that joined, not with
+    /// the length of the order (the full `repair` counts the conflicts of every place on each pass).
+    public mutating func repair(joined places: [Int], using random: inout SplitMix64, passes: Int = 6, tries: Int = 64)
+    {
+        let free = ids.count - fixed
+        guard free > 1, window > 0 else { return }
+        var moving = places.map { fixed + $0 }
+        for _ in 0..<passes {
+            var moved = false
+            for index in moving.indices where conflicts(at: moving[index]) > 0 {
+                let place = moving[index]
+                let offset = Int.random(in: 0..<free, using: &random)
+                var sideways: Int?
+                var target: Int?
+                for step in 0..<min(tries, free) {
+                    let other = fixed + (offset + step) % free
+                    guard other != place else { continue }
+                    let change = swapChange(place, other)
+                    if change < 0 {
+                        target = other
+                        break
+                    }
+                    if change == 0 && sideways == nil { sideways = other }
+                }
+                guard let other = target ?? sideways else { continue }
+                swapPlaces(place, other)
+                moved = moved || target != nil
+                // The new track is at `other` now; a new track that was there (swapped in place) is at `place`.
+                if let at = moving.firstIndex(of: other) { moving[at] = place }
+                moving[index] = other
+            }
+            if !moved { return }
         }
     }
 
