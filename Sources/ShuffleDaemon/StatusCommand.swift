@@ -39,12 +39,14 @@ enum StatusCommand {
                 album: song["Album"], durationMs: Int64((Double(song["duration"] ?? "") ?? 0) * 1000))
         }
         let elapsed = Double(status["elapsed"] ?? "") ?? 0
-        return PlayerSnapshot(
+        var snapshot = PlayerSnapshot(
             state: state, track: track, positionMs: Int64((elapsed * 1000).rounded()),
             volume: Int(status["x-volume-step"] ?? "") ?? 0, maxVolume: Int(status["x-max-volume"] ?? "") ?? 0,
             volumeSteps: Int(status["x-volume-steps"] ?? "") ?? 20, libraryRoot: status["x-library-root"],
             tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil,
             warning: status["x-warning"])
+        snapshot.station = status["x-station"]
+        return snapshot
     }
 
     /// `value` (0...99) with a leading zero below 10: the seconds of "m:ss".
@@ -69,6 +71,7 @@ enum StatusCommand {
         } else {
             lines.append("library: none (plug in a USB stick with music)")
         }
+        if let station = s.station { lines.append("station: \(TerminalText.escape(station))") }
         if let warning = s.warning { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
     }

@@ -188,7 +188,9 @@ struct MPDClientLibraryTests {
 
         // The library: folders down to the songs, tag lists, a filter finding a title, counts.
         let top = out["lsinfo"] as? [[String: Any]] ?? []
-        #expect(!top.isEmpty && top.allSatisfy { $0["directory"] != nil || $0["file"] != nil })
+        #expect(!top.isEmpty && top.allSatisfy { $0["directory"] != nil || $0["file"] != nil || $0["playlist"] != nil })
+        // The root lists the stations as MPD lists stored playlists there (what `mpc lsplaylists` reads).
+        #expect(top.compactMap { $0["playlist"] as? String } == ["All"])
         let inFolder = out["lsinfo_folder"] as? [[String: Any]] ?? []
         #expect(!inFolder.isEmpty)
         let files = (out["listall"] as? [[String: String]] ?? []).compactMap { $0["file"] }

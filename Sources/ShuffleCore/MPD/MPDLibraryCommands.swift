@@ -20,7 +20,11 @@ extension MPDCommands {
         switch request.name {
         case "lsinfo":
             try count(request, 0...1)
-            return folder(arguments.first ?? "", backend.librarySongs(), options: options, recursive: false, info: true)
+            let path = arguments.first ?? ""
+            let listing = folder(path, backend.librarySongs(), options: options, recursive: false, info: true)
+            // The root lists the stored playlists too, as MPD's does: `mpc lsplaylists` reads them there.
+            guard path.isEmpty || path == "/" else { return listing }
+            return listing + stationListing(backend.stations())
         case "listall", "listallinfo":
             try count(request, 0...1)
             return folder(

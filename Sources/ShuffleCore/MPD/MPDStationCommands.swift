@@ -13,10 +13,7 @@ extension MPDCommands {
         switch request.name {
         case "listplaylists":
             try count(request, 0...0)
-            return backend.stations().map { station in
-                "playlist: \(station.name)\n"
-                    + (station.modified.map { "Last-Modified: \(utcTimestamp($0))\n" } ?? "")
-            }.joined()
+            return stationListing(backend.stations())
         case "load":
             // MPD's optional range and position have no meaning for a station: it is played whole.
             try count(request, 1...3)
@@ -49,6 +46,13 @@ extension MPDCommands {
         default:
             return nil
         }
+    }
+
+    /// `playlist:` entries (with the stick file's time) for `listplaylists` and the root's `lsinfo`.
+    static func stationListing(_ stations: [StationListing]) -> String {
+        stations.map { station in
+            "playlist: \(station.name)\n" + (station.modified.map { "Last-Modified: \(utcTimestamp($0))\n" } ?? "")
+        }.joined()
     }
 }
 
