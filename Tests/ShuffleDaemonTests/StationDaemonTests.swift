@@ -54,12 +54,17 @@ struct StationDaemonTests {
     }
 
     /// The daemon on the paced sink with the Bedtime stick plugged in (stop the sink when done).
-    static func playingBedtimeStick() throws -> (DaemonHarness, Stick, PacedSink) {
+    static func playingBedtimeStick(
+        arguments: [String] = [], buttonFIFO: Bool = false
+    ) throws -> (DaemonHarness, Stick, PacedSink) {
         let daemon = try DaemonHarness()
+        // Scripted button edges (`DaemonHarness.press`) through the daemon's FIFO source.
+        let environment = buttonFIFO ? ["SHUFFLEBOX_BUTTON_FIFO": daemon.directory.appending("buttons.fifo").path] : [:]
         let stick = try Self.stick(in: daemon, named: "bedtime-stick", file: Self.bedtimeFile)
         let sink = try PacedSink(directory: daemon.directory.appending("paced"))
         do {
-            try daemon.start(device: "paced", environment: sink.environment)
+            try daemon.start(
+                device: "paced", arguments: arguments, environment: sink.environment.merging(environment) { $1 })
             try daemon.plug(stick.folder)
         } catch {
             try? sink.stop()
@@ -274,6 +279,32 @@ struct StationDaemonTests {
         #expect(listed.stdout.split(separator: "\n").map(String.init) == ["All", "Bedtime"], "\(listed.stdout)")
         #expect(try Self.ctl(daemon, ["station", "Bedtime"]).status == 0)
         Self.waitForStation(daemon, "Bedtime", tracks: stick.bedtime)
+        #expect(daemon.stop() == 0)
+    }
+
+    /// The buttons: a double click of volume-up goes to the next station and of volume-down to the previous one
+    /// (the board files' default), the voice says the station's name, and a single click still moves the volume.
+    @Test func aDoubleClickOfTheVolumeButtonsChangesStation() throws {
+        let (daemon, stick, sink) = try Self.playingBedtimeStick(
+            arguments: ["--board", "qemu", "--volume", "6", "--max-volume", "12"], buttonFIFO: true)
+        defer { try? sink.stop() }
+        let fifo = daemon.directory.appending("buttons.fifo").path
+        Self.waitForStation(daemon, "All", tracks: stick.all)
+        let double = { (button: String) in
+            "0 \(button) press\n60 \(button) release\n150 \(button) press\n210 \(button) release\n"
+        }
+        try DaemonHarness.press(double("volume-up"), fifo: fifo)
+        Self.waitForStation(daemon, "Bedtime", tracks: stick.bedtime)
+        #expect(
+            DaemonHarness.wait(seconds: 10) { daemon.log.contains("saying (station) en: Bedtime") },
+            "the voice says the station's name:\n\(daemon.log)")
+        #expect((try daemon.status())["volume"] as? Int == 6, "a double click is not two volume steps")
+        try DaemonHarness.press(double("volume-down"), fifo: fifo)
+        Self.waitForStation(daemon, "All", tracks: stick.all)
+        try DaemonHarness.press("0 volume-up press\n60 volume-up release\n", fifo: fifo)
+        #expect(
+            DaemonHarness.wait(seconds: 5) { (try? daemon.status())?["volume"] as? Int == 7 }, "one click: one step")
+        #expect(Self.station(daemon) == "All")
         #expect(daemon.stop() == 0)
     }
 }
