@@ -15,7 +15,8 @@
 //                    another format (ADTS AAC) are the player's FFmpeg's, and not compared
 //   text             the bytes are text a person or a client wrote: the board, configuration, button
 //                    script, mountinfo, MPD request, MPD filter expression and command-line parsers, the FTS
-//                    query builder, the voice choice for tag text and the LED-class trigger list
+//                    query builder, the voice choice for tag text, the LED-class trigger list, and a stick's
+//                    shufflebox.txt (its settings must never raise the box's)
 import LibMPG123
 import MediaProbe
 import MusicLibrary
@@ -118,5 +119,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = SearchQuery.matchExpression(for: text)
     _ = VoiceChoice.nowPlaying(title: text, artist: text, fileName: text)
     _ = LEDDescription(triggerList: text, maxBrightness: text, brightness: text)
+    let stick = StationFile(parsing: text)
+    precondition(stick.stations.first?.name == StationFile.wholeStick, "the whole stick is not the first station")
+    precondition(stick.stations.count <= StationFile.maxStations + 1, "too many stations")
+    precondition(stick.stations.dropFirst().allSatisfy { !$0.search.isEmpty && $0.name.count <= 80 })
+    let box = DaemonMachine.Settings(startVolume: 8, maxVolume: 12, volumeSteps: 20, resumePaused: false, minVolume: 2)
+    let applied = stick.settings.applied(to: box)
+    precondition(applied.maxVolume <= box.maxVolume && applied.startVolume <= box.startVolume, "a stick raised the box")
+    precondition(applied.maxVolume >= box.minVolume, "a stick went under the floor")
     return 0
 }
