@@ -11,7 +11,8 @@ import LibPThread
 /// through `events`, a non-blocking callback (an `AsyncStream` continuation in production).
 public final class AudioThread: Sendable {
     private let mailbox = AudioMailbox()
-    private let position = PositionBox()
+    /// Where the audio thread is (readable from any thread).
+    let position = PositionBox()
     private let thread: PThread
 
     /// Starts the thread. `events` is called on the audio thread; it must not block.

@@ -93,6 +93,48 @@ public actor PlaybackEngine {
     /// The resume point as it stands (for status and tests).
     public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
 
+    /// What `published` holds: the state after the last input the engine handled, and what the position is
+    /// worked out from.
+    private struct Published: Sendable {
+        var state: PlaybackState
+        var orderVersion: Int
+        var token: UInt64
+        var durationMs: Int64?
+        var position: PositionBox?
+    }
+
+    /// Refreshed after every input the engine handles, so that status answers read it under a lock instead of
+    /// waiting for a turn on the engine's executor (two such hops per `status` were most of the control loop's
+    /// time with 50 clients asking).
+    private nonisolated let published = PThreadMutex<Published?>(nil)
+
+    /// The state as of the last input handled, with the position heard now, the order's version, and whether
+    /// the audio thread holds its output paused: from any thread, without waiting for the engine (nil before
+    /// it runs). The order is the engine's own array, shared, not copied.
+    public nonisolated func snapshot() -> (state: PlaybackState, orderVersion: Int, outputPaused: Bool?)? {
+        guard var published = published.withLock({ $0 }) else { return nil }
+        var outputPaused: Bool?
+        if let heard = published.position?.current {
+            outputPaused = heard.paused
+            // As `currentPositionMs`: a token past this track's means it was heard to its end, gaplessly.
+            if heard.token == published.token {
+                published.state.positionMs = max(0, heard.positionMs)
+            } else if heard.token > published.token, let duration = published.durationMs {
+                published.state.positionMs = duration
+            }
+        }
+        return (published.state, published.orderVersion, outputPaused)
+    }
+
+    private func publish() {
+        guard let machine else { return }
+        let durationMs = machine.order.current.flatMap { loaded[$0]?.stream.durationMs }
+        let value = Published(
+            state: machine.state(positionMs: startPositionMs), orderVersion: orderVersion, token: currentToken,
+            durationMs: durationMs, position: audio?.position)
+        published.withLock { $0 = value }
+    }
+
     /// The shuffle order's version (it changes whenever the order does), the cursor, and the order itself
     /// unless the caller already has this version (`known`): cheap to ask often.
     public func queue(known: Int?) -> (version: Int, cursor: Int, order: [TrackID]?)? {
@@ -163,8 +205,11 @@ public actor PlaybackEngine {
             log.info("resuming track \(current) at \(position) ms")
         }
         await apply(.begin(positionMs: position), cut: true, at: .now)
+        publish()
         for await input in inputs {
-            if await handle(input) { break }
+            let finished = await handle(input)
+            publish()
+            if finished { break }
         }
         saveTask?.cancel()
         audio?.join()

@@ -187,13 +187,13 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func reshuffle() { engine?.send(.reshuffle) }
 
     func queue() -> MPDQueue? {
-        guard let engine else { return nil }
-        let known = cachedQueue?.version
-        guard let answer = blocking(timeout: 0.3, { await engine.queue(known: known) }) ?? nil else { return nil }
-        if let order = answer.order {
-            cachedQueue = MPDQueue(version: answer.version, ids: order.map(\.rawValue), cursor: answer.cursor)
+        guard let engine, let now = engine.snapshot() else { return nil }
+        // The ids are converted once per version of the order, not on every status.
+        if cachedQueue?.version == now.orderVersion {
+            cachedQueue?.cursor = now.state.cursor
         } else {
-            cachedQueue?.cursor = answer.cursor
+            cachedQueue = MPDQueue(
+                version: now.orderVersion, ids: now.state.order.map(\.rawValue), cursor: now.state.cursor)
         }
         return cachedQueue
     }
@@ -243,9 +243,10 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     func now() -> NowPlaying? {
         guard let engine, let track = announced.withLock({ $0 }) else { return nil }
-        guard let (state, output) = blocking(timeout: 0.3, { await (engine.currentState(), engine.outputPaused()) }),
-            let state
-        else { return nil }
+        // Under a lock, never a wait for the engine's executor: status answers come at the loop's own pace.
+        guard let snapshot = engine.snapshot() else { return nil }
+        let state = snapshot.state
+        let output = snapshot.outputPaused
         let position = state.currentTrack == track.id ? state.positionMs : 0
         // The track heard and its place in the order, together: between a jump and the new track's first
         // samples the cursor is already on the new place while the old track still plays.
