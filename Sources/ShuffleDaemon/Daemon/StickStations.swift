@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import LibLinux
+import LibPThread
 import ShuffleCore
 
 /// One stick's stations and settings, read from `shufflebox.txt` at its root when it is mounted, and which
@@ -30,10 +32,37 @@ struct StickStations {
         current = index
     }
 
-    /// Reads the file at the root of `mountPoint`. Errors are logged with their line numbers; the lines in
-    /// error are skipped and the rest applies. A file that cannot be read (too large, not a file, an I/O
-    /// error) leaves the stick whole with the box's settings.
-    static func read(mountPoint: String, log: Log) -> StickStations {
+    /// How long the event loop waits for the file: a stick that does not answer (a failing one can hold a
+    /// read for the USB stack's 30 s) costs the buttons at most this once, when it is mounted.
+    static let readTimeout = 1.0
+
+    /// Reads the file at the root of `mountPoint` on a thread of its own, waiting at most `readTimeout`: the
+    /// loop's thread never reads from a stick. Errors are logged with their line numbers; the lines in error
+    /// are skipped and the rest applies. A file that cannot be read in time (too large, not a file, an I/O
+    /// error, a stick that does not answer) leaves the stick whole with the box's settings.
+    static func read(
+        mountPoint: String, log: Log,
+        reading: @escaping @Sendable (String, Log) -> StickStations = { readNow(mountPoint: $0, log: $1) }
+    ) -> StickStations {
+        let result = Locked<StickStations?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        PThread.startDetached(name: "shufflebox-stick") {
+            let stick = reading(mountPoint, log)
+            result.withLock { $0 = stick }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + readTimeout) == .success, let stick = result.withLock({ $0 }) { return stick }
+        let path = mountPoint + "/" + fileName
+        log.warning(
+            "the stick does not answer: \(path) was not read within \(readTimeout) s; the whole stick plays, with the box's settings"
+        )
+        var stick = StickStations()
+        stick.file.errors = [ConfigError(file: path, line: nil, message: "the stick did not answer")]
+        return stick
+    }
+
+    /// Reads the file now, on the calling thread.
+    static func readNow(mountPoint: String, log: Log) -> StickStations {
         let path = mountPoint + "/" + fileName
         var info = stat()
         guard lstat(path, &info) == 0 else { return StickStations() }
