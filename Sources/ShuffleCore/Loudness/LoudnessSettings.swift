@@ -72,8 +72,9 @@ public struct TrackLoudness: Sendable, Equatable, Hashable {
     /// EBU R128's album loudness gates every 400 ms block of the album against the album's own level, where
     /// this combines per-track results, each gated against its own track: libebur128 can combine only states
     /// still in memory (`ebur128_loudness_global_multiple`), and the scan measures one track at a time, in the
-    /// background, across power cuts. The two agree within a few tenths of a dB for music, whose relative
-    /// gate (−10 LU) drops little.
+    /// background, across power cuts. Measured against FFmpeg's `ebur128` on the album's tracks concatenated:
+    /// four pink-noise tracks 2 dB apart, 0.2 dB lower here (−33.6 against −33.4 LUFS); the same 3 dB apart
+    /// with passages 30 dB down (which the relative gate drops), 0.6 dB lower (−32.5 against −31.9).
     public static func album(_ tracks: [(loudness: TrackLoudness, seconds: Double)]) -> TrackLoudness? {
         var energy = 0.0
         var seconds = 0.0
