@@ -262,6 +262,8 @@ struct StationDaemonTests {
             search = folder:"Bedtime
             station = Bedtime
             search = folder:Bedtime
+            station = Nothing
+            search = folder:Nowhere
 
             """
         let stick = try Self.stick(in: daemon, named: "broken-stick", file: text)
@@ -276,9 +278,15 @@ struct StationDaemonTests {
         #expect(log.contains("shufflebox.txt:4:"), "the unclosed quote, by its number:\n\(log)")
         // The lines in error are left out; the rest applies.
         let listed = try daemon.mpc(["lsplaylists"])
-        #expect(listed.stdout.split(separator: "\n").map(String.init) == ["All", "Bedtime"], "\(listed.stdout)")
+        #expect(
+            listed.stdout.split(separator: "\n").map(String.init) == ["All", "Bedtime", "Nothing"], "\(listed.stdout)")
         #expect(try Self.ctl(daemon, ["station", "Bedtime"]).status == 0)
         Self.waitForStation(daemon, "Bedtime", tracks: stick.bedtime)
+        // A station whose search finds no song would leave the box silent: the whole stick plays instead.
+        #expect(try Self.ctl(daemon, ["station", "Nothing"]).status == 0)
+        Self.waitForStation(daemon, "All", tracks: stick.all)
+        #expect(daemon.log.contains("station 'Nothing'"), "\(daemon.log)")
+        #expect(daemon.state() == "playing")
         #expect(daemon.stop() == 0)
     }
 
