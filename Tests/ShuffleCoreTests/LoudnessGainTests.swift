@@ -193,4 +193,12 @@ let gainTable: [GainCase] = [
             #expect(album == nil)
         }
     }
+
+    /// Albums played whole keep their dynamics: `albums` mode plays album gain where the box says `track`.
+    @Test func anAlbumsShufflePlaysAlbumGain() {
+        #expect(LoudnessSettings(mode: .track).playing(.albums).mode == .album)
+        #expect(LoudnessSettings(mode: .off).playing(.albums).mode == .off)
+        #expect(LoudnessSettings(mode: .track).playing(.balanced).mode == .track)
+        #expect(LoudnessSettings(mode: .album, preampDecibels: 2).playing(.shuffle).preampDecibels == 2)
+    }
 }

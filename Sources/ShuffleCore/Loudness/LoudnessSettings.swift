@@ -40,6 +40,15 @@ public struct LoudnessSettings: Sendable, Equatable {
     /// Track mode at −18 LUFS with no pre-amp.
     public static let standard = LoudnessSettings()
 
+    /// The settings the player applies in `shuffle` mode: albums played whole keep their own dynamics (a quiet
+    /// interlude stays quiet beside the loud song after it), so in `albums` mode `track` becomes `album`
+    /// (`off` stays off).
+    public func playing(_ shuffle: ShuffleMode) -> LoudnessSettings {
+        var settings = self
+        if shuffle == .albums, mode == .track { settings.mode = .album }
+        return settings
+    }
+
     /// A number of dB or LUFS as the configuration and the command line write it ("-3", "+2.5", "-18"):
     /// nil unless it is a finite decimal within `range`.
     public static func number(_ text: String, in range: ClosedRange<Double>) -> Double? {

@@ -251,12 +251,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .trackSkipped: speaker?.handle(.fileSkipped)
         case .stationEmpty(let name):
             // A station whose search finds no song would leave the box silent: the whole stick plays instead.
-            guard let active = machine.active, var stick = sticks[active.id], stick.current != 0 else { return }
+            guard let active = machine.active, sticks[active.id]?.current != 0 else { return }
             log.warning("station '\(name)' of \(active.mountPoint) finds no song; playing the whole stick")
-            stick.current = 0
-            sticks[active.id] = stick
-            library.storeStation(nil, volumeID: active.id)
-            apply(machine.handle(.stationChanged))
+            play(station: 0, of: active)
         }
     }
 
@@ -370,10 +367,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             // A station's queue holds its songs only: that is the playlist's length clients page through.
             if stick.current != 0, let queue { snapshot.queueLength = queue.ids.count }
         }
-        snapshot.replayGainMode = config.loudness.mode
-        // What the player applies: an `albums` station or stick plays album gain (`PlayerBridge.start`).
+        // What the player applies: an `albums` station or stick plays album gain.
         let shuffleMode = active.flatMap { sticks[$0.id]?.mode } ?? config.shuffle.mode
-        if shuffleMode == .albums, config.loudness.mode == .track { snapshot.replayGainMode = .album }
+        snapshot.replayGainMode = config.loudness.playing(shuffleMode).mode
         if let queue {
             snapshot.queueVersion = queue.version
             let next = queue.cursor + 1
@@ -518,7 +514,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// Plays a station of the playing stick from its own resume point, and says its name.
     func chooseStation(_ choice: StationChoice) -> MPDError? {
-        guard let active = machine.active, var stick = sticks[active.id] else {
+        guard let active = machine.active, let stick = sticks[active.id] else {
             return MPDError(.noExist, "no library: plug in a USB stick with music")
         }
         guard let index = choice.index(in: stick.file.stations, from: stick.current) else {
@@ -531,12 +527,18 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             apply(machine.handle(.action(.play)))  // the station playing: asking for it is asking for music
             return nil
         }
+        log.notice("station \(stick.file.stations[index].name) of \(active.mountPoint)")
+        play(station: index, of: active)
+        return nil
+    }
+
+    /// Plays the station at `index` of the active stick's list from its own resume point, and stores the choice.
+    private func play(station index: Int, of active: DaemonMachine.Volume) {
+        guard var stick = sticks[active.id] else { return }
         stick.current = index
         sticks[active.id] = stick
-        log.notice("station \(stick.currentName) of \(active.mountPoint)")
-        library.storeStation(index == 0 ? nil : stick.currentName, volumeID: active.id)
+        library.storeStation(stick.playing?.name, volumeID: active.id)
         apply(machine.handle(.stationChanged))
-        return nil
     }
 
     // MARK: - The profile for children

@@ -83,10 +83,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let speaking = self.speaking
         configuration.shuffle = shuffle
         if let mode { configuration.shuffle.mode = mode }
-        configuration.loudness = loudness
-        // Albums played whole keep their own dynamics: a quiet interlude stays quiet beside the loud song after
-        // it. In `albums` mode the box's `track` normalisation becomes `album` (`off` stays off).
-        if configuration.shuffle.mode == .albums, loudness.mode == .track { configuration.loudness.mode = .album }
+        configuration.loudness = loudness.playing(configuration.shuffle.mode)
         let announced = self.announced
         announced.withLock { $0 = nil }
         generation += 1
