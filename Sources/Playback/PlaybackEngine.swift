@@ -90,9 +90,6 @@ public actor PlaybackEngine {
     /// Stores the resume point and stops; `run()` then returns nil.
     public nonisolated func quit() { continuation.yield(.quit) }
 
-    /// The resume point as it stands (for status and tests).
-    public func currentState() -> PlaybackState? { machine?.state(positionMs: currentPositionMs()) }
-
     /// What `published` holds: the state after the last input the engine handled, and what the position is
     /// worked out from.
     private struct Published: Sendable {
@@ -134,17 +131,6 @@ public actor PlaybackEngine {
             durationMs: durationMs, position: audio?.position)
         published.withLock { $0 = value }
     }
-
-    /// The shuffle order's version (it changes whenever the order does), the cursor, and the order itself
-    /// unless the caller already has this version (`known`): cheap to ask often.
-    public func queue(known: Int?) -> (version: Int, cursor: Int, order: [TrackID]?)? {
-        guard let machine else { return nil }
-        return (orderVersion, machine.order.cursor, known == orderVersion ? nil : machine.order.order)
-    }
-
-    /// Whether the audio thread holds its output paused, as it last said (nil before it runs): for tests
-    /// that check it agrees with `currentState().paused`.
-    public func outputPaused() -> Bool? { audio?.heard.paused }
 
     /// Returns once every input sent before it (`send`, `libraryChanged`) has been handled.
     public nonisolated func settled() async {

@@ -36,6 +36,12 @@ final class DaemonHarness: @unchecked Sendable {
     /// A new process on the same directory, state, socket and sticks (for restarts).
     func sibling() throws -> DaemonHarness { DaemonHarness(sharing: self) }
 
+    /// Whether a daemon can play a mounted stick of real MP3s on the paced sink for Debian's `mpc` to drive.
+    static var canPlayForMPC: Bool {
+        canMount && TestLibrary.isAvailable && PacedSink.isAvailable
+            && FileManager.default.fileExists(atPath: "/usr/bin/mpc")
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -69,7 +75,10 @@ final class DaemonHarness: @unchecked Sendable {
                 """
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
             process.arguments =
-                ["--mount", "--propagation", "private", "/bin/sh", "-c", prune, directory.path, PackagePaths.shufflebox.path]
+                [
+                    "--mount", "--propagation", "private", "/bin/sh", "-c", prune, directory.path,
+                    PackagePaths.shufflebox.path,
+                ]
                 + daemonArguments
         } else {
             process.executableURL = PackagePaths.shufflebox

@@ -6,10 +6,7 @@ import Testing
 /// pause, play, next and previous, the state `status` reports is what the listener hears.
 @Suite(
     .serialized,
-    .enabled(
-        if: DaemonHarness.canMount && TestLibrary.isAvailable && PacedSink.isAvailable
-            && FileManager.default.fileExists(atPath: "/usr/bin/mpc"),
-        "needs root (mount), lame, pulseaudio and Debian's mpc"))
+    .enabled(if: DaemonHarness.canPlayForMPC, "needs root (mount), lame, pulseaudio and Debian's mpc"))
 struct MPCTransportTests {
     /// The `[playing]`/`[paused]` word of `mpc status`, or "stopped".
     static func mpcState(_ daemon: DaemonHarness) -> String {

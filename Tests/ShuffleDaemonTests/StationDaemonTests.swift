@@ -6,10 +6,7 @@ import Testing
 /// at its root, switched with `shufflebox ctl station` and Debian's `mpc`, played through the paced sink.
 @Suite(
     .serialized,
-    .enabled(
-        if: DaemonHarness.canMount && TestLibrary.isAvailable && PacedSink.isAvailable
-            && FileManager.default.fileExists(atPath: "/usr/bin/mpc"),
-        "needs root (mount), lame, pulseaudio and Debian's mpc"))
+    .enabled(if: DaemonHarness.canPlayForMPC, "needs root (mount), lame, pulseaudio and Debian's mpc"))
 struct StationDaemonTests {
     /// A stick folder and the stick-relative paths of its tracks.
     struct Stick {
