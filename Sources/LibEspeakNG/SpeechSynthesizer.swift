@@ -76,6 +76,31 @@ public final class SpeechSynthesizer: Sendable {
     }
 }
 
+extension SpeechSynthesizer {
+    /// Makes `voice` the current one without saying anything (wraps `espeak_ng_SetVoiceByName`). espeak-ng
+    /// holds the dictionary of the current voice only, in the heap: switching frees the last one.
+    public func select(voice: String) throws(EspeakError) {
+        let result: Result<Void, EspeakError> = lock.withLock { _ in
+            do throws(EspeakError) {
+                try check(espeak_ng_SetVoiceByName(voice), "espeak_ng_SetVoiceByName", voice)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// The current voice's identifier, its file under espeak-ng's `voices` folder (`gmw/en`, `zle/ru`), or
+    /// nil before any voice was chosen (wraps `espeak_GetCurrentVoice`).
+    public func currentVoice() -> String? {
+        lock.withLock { _ in
+            guard let voice = espeak_GetCurrentVoice(), let identifier = voice.pointee.identifier else { return nil }
+            return String(cString: identifier)
+        }
+    }
+}
+
 /// Where one rendering's samples land. Touched only inside `render`, under the lock, on its thread.
 private final class PCMCollector {
     var samples: [Int16] = []

@@ -13,13 +13,19 @@ public final class PhraseVoice: Sendable {
     /// The most samples the cache holds (about 6 s of speech, 256 KiB): the title of the track playing, rendered
     /// as it starts, and the messages said last. (1 MiB put the daemon at 24.4 MiB with 10,000 tracks.)
     public static let cacheLimit = 128 * 1024
+    /// The voice espeak-ng is left in between phrases: the one for Latin script and the messages. A phrase in
+    /// another script loads that language's dictionary into the heap (Russian 2.0 MB, Mandarin 1.6 MB, English
+    /// 0.2 MB), and espeak-ng keeps it until the voice changes, so it would otherwise stay for as long as the
+    /// next title is in another script.
+    public let restingVoice: String
     private let synthesizer: SpeechSynthesizer
     private let cache = PThreadMutex<[(phrase: [SpokenSegment], samples: [Int16])]>([])
 
     /// Opens the process's espeak-ng synthesizer.
-    public init() throws(EspeakError) {
+    public init(restingVoice: String = VoiceChoice.defaultLanguage) throws(EspeakError) {
         synthesizer = try SpeechSynthesizer.shared()
         sampleRate = synthesizer.sampleRate
+        self.restingVoice = restingVoice
     }
 
     /// The espeak-ng library's version and data folder, for logs.
@@ -33,9 +39,16 @@ public final class PhraseVoice: Sendable {
         for segment in phrase {
             samples += try renderSegment(segment)
         }
+        if phrase.contains(where: { $0.voice != restingVoice }) {
+            // Best effort: a resting voice espeak-ng lacks only leaves the last dictionary loaded.
+            try? synthesizer.select(voice: restingVoice)
+        }
         store(phrase, samples)
         return samples
     }
+
+    /// The identifier of the voice espeak-ng is in now (`gmw/en`), for tests and logs.
+    public var currentVoice: String? { synthesizer.currentVoice() }
 
     /// Whether `phrase` is in the cache.
     public func isCached(_ phrase: [SpokenSegment]) -> Bool { cached(phrase) != nil }

@@ -25,6 +25,24 @@ import Testing
         #expect(same, "\(unknown.count) samples for an unknown voice, \(english.count) in English")
     }
 
+    /// espeak-ng keeps the current voice's dictionary in the heap (Russian's is 2.0 MB, English's 0.2 MB), so
+    /// after a phrase in another script the synthesizer goes back to the resting voice and frees it.
+    @Test func afterAPhraseInAnotherScriptTheSynthesizerRestsInTheMessagesVoice() throws {
+        let voice = try PhraseVoice(restingVoice: "en")
+        // espeak-ng is one per process: another suite's rendering may land between the two calls, so the
+        // phrase gets three chances to be seen resting (a synthesizer that never rests fails all three).
+        var seen: [String?] = []
+        for attempt in 1...3 {
+            _ = try voice.render([SpokenSegment("Кино \(attempt)", voice: "ru")])
+            seen.append(voice.currentVoice)
+            if seen.last == "gmw/en" { break }
+        }
+        #expect(seen.last == "gmw/en", "espeak-ng left in \(seen) after Russian phrases")
+        // And a phrase in the resting voice alone needs no switch back: still English.
+        _ = try voice.render([SpokenSegment("Maximum volume", voice: "en")])
+        #expect(voice.currentVoice?.hasSuffix("/en") == true)
+    }
+
     @Test func aPhraseSaidAgainComesFromTheCache() throws {
         let voice = try PhraseVoice()
         let phrase = [SpokenSegment("Loading music, cached", voice: "en")]

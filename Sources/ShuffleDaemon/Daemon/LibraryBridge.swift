@@ -215,6 +215,8 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         let log = self.log
         LoudnessScan.start(databasePath: path, key: key, cancellation: cancellation, log: log) { summary in
             measurements.withLock { if $0[key] === cancellation { $0[key] = nil } }
+            // The pass's decoders, buffers and database pages were small blocks all through the heap.
+            MallocArenas.releaseFreePages()
             guard summary.measured + summary.failed > 0 else { return }
             log.info(
                 "measured the loudness of \(summary.measured) tracks of \(volume.mountPoint)"

@@ -28,7 +28,7 @@ final class Speaker: @unchecked Sendable {
         var voice: PhraseVoice?
         if settings.enabled {
             do {
-                voice = try PhraseVoice()
+                voice = try PhraseVoice(restingVoice: settings.language)
             } catch {
                 log.warning("the box cannot speak: \(error); check that espeak-ng-data is installed")
             }
