@@ -31,6 +31,7 @@ let package = Package(
         cLibrary("CVorbisFile", pkg: "vorbisfile", apt: "libvorbis-dev"),
         cLibrary("COpusFile", pkg: "opusfile", apt: "libopusfile-dev"),
         cLibrary("CEBUR128", pkg: "libebur128", apt: "libebur128-dev"),
+        cLibrary("CSndFile", pkg: "sndfile", apt: "libsndfile1-dev"),
         // FFmpeg's headers only (AAC and ALAC in MP4, PCM in WAV and AIFF): LibFFmpeg loads libavformat, libavcodec
         // and libavutil with dlopen on first use (Sources/CFFmpeg/shim.h says why), so there is no pkg-config
         // (its --libs would link them). The headers sit in the multiarch include folder clang searches anyway.
@@ -45,6 +46,8 @@ let package = Package(
         .target(name: "LibVorbis", dependencies: ["CVorbisFile"], swiftSettings: strict),
         .target(name: "LibOpus", dependencies: ["COpusFile"], swiftSettings: strict),
         .target(name: "LibFFmpeg", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        // PCM in WAV and AIFF.
+        .target(name: "LibSndFile", dependencies: ["CSndFile"], swiftSettings: strict),
         // EBU R128 loudness and true peak (the background loudness scan).
         .target(name: "LibEBUR128", dependencies: ["CEBUR128"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
@@ -63,8 +66,8 @@ let package = Package(
         .target(
             name: "Playback",
             dependencies: [
-                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibFFmpeg", "LibPThread",
-                "LibEBUR128",
+                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "LibFFmpeg",
+                "LibPThread", "LibEBUR128",
             ],
             swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
@@ -97,7 +100,7 @@ let package = Package(
             name: "LibTests",
             dependencies: [
                 "LibSQLite", "LibALSA", "LibMPG123", "LibGPIOD", "LibLinux", "LibEspeakNG", "LibFLAC", "LibVorbis",
-                "LibOpus", "LibFFmpeg", "LibEBUR128", "ShuffleTestSupport",
+                "LibOpus", "LibSndFile", "LibFFmpeg", "LibEBUR128", "ShuffleTestSupport",
             ],
             swiftSettings: strict
         ),

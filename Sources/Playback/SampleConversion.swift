@@ -36,4 +36,17 @@ enum SampleConversion {
             }
         }
     }
+
+    /// Floating-point samples (full scale ±1) to 16 bits as `ffmpeg -f s16le` makes them: times 32,768, rounded
+    /// to nearest (ties to even), clipped at full scale; NaN is silence.
+    static func roundFloatTo16(_ source: [Float], into out: inout [Int16], count: Int) {
+        source.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                for index in 0..<count {
+                    let scaled = (input[index] * 32768).rounded(.toNearestOrEven)
+                    output[index] = scaled.isNaN ? 0 : Int16(max(-32768, min(32767, scaled)))
+                }
+            }
+        }
+    }
 }

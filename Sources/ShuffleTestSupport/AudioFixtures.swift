@@ -257,8 +257,9 @@ public enum AudioFixtures {
         return pcm
     }
 
+    /// Runs the installed program `name` and returns what it wrote to stdout; throws with its stderr when it fails.
     @discardableResult
-    private static func tool(_ name: String, _ arguments: [String]) throws -> Data {
+    public static func tool(_ name: String, _ arguments: [String]) throws -> Data {
         guard let path = ExternalTool.find(name) else { throw TestSupportError("\(name) is not installed") }
         let result = try Run.program(path, arguments)
         guard result.status == 0 else {

@@ -4,6 +4,7 @@ import LibFLAC
 import LibGPIOD
 import LibMPG123
 import LibSQLite
+import LibSndFile
 import LibVorbis
 import ShuffleTestSupport
 import Testing
@@ -33,6 +34,8 @@ import Testing
         #expect(FLACLibrary.version.hasPrefix("1."))
         #expect(VorbisDecoder.libraryVersion.contains("Vorbis"))
     }
+
+    @Test func sndfileIsLinkedAndReportsAVersion() { #expect(SndFileLibrary.version.hasPrefix("libsndfile-1.")) }
 
     @Test func ffmpegLoadsOnFirstUse() {
         let version = FFmpegLibrary.avcodecVersion

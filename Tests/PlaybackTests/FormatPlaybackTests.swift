@@ -38,6 +38,48 @@ struct FormatPlaybackTests {
         expectSame(played.samples, reference.samples, spec)
     }
 
+    /// A WAV or AIFF coding other programs write, made by FFmpeg from a 16-bit tone.
+    struct PCMVariant: Sendable, CustomStringConvertible {
+        var name: String
+        var fileExtension: String
+        var ffmpegArguments: [String]
+        /// Whether the player hands it out as 32-bit words (and FFmpeg is asked for `s32le`).
+        var wide: Bool
+        var description: String { name }
+    }
+
+    static let pcmVariants: [PCMVariant] = [
+        .init(name: "WAV float", fileExtension: "wav", ffmpegArguments: ["-c:a", "pcm_f32le"], wide: false),
+        .init(name: "WAV double", fileExtension: "wav", ffmpegArguments: ["-c:a", "pcm_f64le"], wide: false),
+        .init(name: "WAV 8-bit", fileExtension: "wav", ffmpegArguments: ["-c:a", "pcm_u8"], wide: false),
+        .init(name: "WAV 32-bit", fileExtension: "wav", ffmpegArguments: ["-c:a", "pcm_s32le"], wide: true),
+        .init(name: "RF64", fileExtension: "wav", ffmpegArguments: ["-rf64", "always"], wide: false),
+        .init(name: "AIFC sowt", fileExtension: "aiff", ffmpegArguments: ["-c:a", "pcm_s16le"], wide: false),
+        .init(name: "AIFF 32-bit", fileExtension: "aiff", ffmpegArguments: ["-c:a", "pcm_s32be"], wide: true),
+    ]
+
+    /// libsndfile plays the WAV and AIFF codings FFmpeg writes (floating point, 8 and 32 bits, RF64, AIFC)
+    /// sample for sample as FFmpeg's own command line decodes them.
+    @Test(arguments: pcmVariants)
+    func wavAndAIFFCodingsPlayAsFFmpegDecodesThem(_ variant: PCMVariant) async throws {
+        let folder = try TemporaryDirectory()
+        let source = try AudioFixtures.make(.init(.wav, seconds: 0.4), in: folder.url, name: "source")
+        let file = folder.appending("variant.\(variant.fileExtension)")
+        let convert = ["-v", "error", "-y", "-i", source.path] + variant.ffmpegArguments
+        try AudioFixtures.tool("ffmpeg", convert + [file.path])
+        let decoded = try AudioFixtures.tool(
+            "ffmpeg", ["-v", "error", "-i", file.path, "-f", variant.wide ? "s32le" : "s16le", "-"])
+        let reference = AudioFixtures.samples(decoded, bytes: variant.wide ? 4 : 2, wide: variant.wide)
+        // The spec only tells the player's catalog the shape, and the capture its width.
+        let spec = AudioFixtures.Spec(
+            variant.fileExtension == "wav" ? .wav : .aiff, bits: variant.wide ? 24 : 16, seconds: 0.4)
+        let played = try await play([file], specs: [spec])
+        #expect(played.frames == spec.frames, "\(variant): played \(played.frames) of \(spec.frames) frames")
+        let firstDifference = zip(played.samples, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let same = played.samples.count == reference.count && firstDifference == nil
+        #expect(same, "\(variant): differs from FFmpeg's decoding from sample \(firstDifference ?? -1)")
+    }
+
     /// Older iTunes and many encoders give AAC's gapless trim only as the `iTunSMPB` tag, with no edit list:
     /// FFmpeg cuts the priming it names but would play the padding, a few ms of silence at every join.
     @Test func anAACFileWhoseOnlyTrimIsITunSMPBEndsOnItsLastRealSample() async throws {

@@ -10,8 +10,10 @@ enum ContentKind: Equatable, Sendable {
     case vorbis
     /// Ogg with an Opus first packet (`OpusHead`): libopusfile.
     case opus
-    /// MP4/M4A (`ftyp`), RIFF WAVE or AIFF/AIFC: FFmpeg (AAC, ALAC, PCM).
+    /// MP4/M4A (`ftyp`): FFmpeg (AAC, ALAC).
     case container
+    /// RIFF WAVE (or RF64) and AIFF/AIFC: libsndfile (PCM).
+    case pcm
     /// Something we know and do not play (the name says what), or nothing audio at all.
     case unsupported(String)
 
@@ -60,9 +62,9 @@ enum ContentKind: Equatable, Sendable {
             return .unsupported("Ogg (not Vorbis or Opus)")
         }
         if at(4, "ftyp") { return .container }
-        if at(0, "RIFF") && at(8, "WAVE") { return .container }
-        if at(0, "RF64") && at(8, "WAVE") { return .container }
-        if at(0, "FORM") && (at(8, "AIFF") || at(8, "AIFC")) { return .container }
+        if at(0, "RIFF") && at(8, "WAVE") { return .pcm }
+        if at(0, "RF64") && at(8, "WAVE") { return .pcm }
+        if at(0, "FORM") && (at(8, "AIFF") || at(8, "AIFC")) { return .pcm }
         if at(0, "MAC ") { return .unsupported("Monkey's Audio (APE)") }
         if at(0, "wvpk") { return .unsupported("WavPack") }
         if at(0, "MPCK") || at(0, "MP+") { return .unsupported("Musepack") }

@@ -5,6 +5,7 @@ final class DecoderSet {
     private var flac: FLACTrackDecoder?
     private var vorbis: VorbisTrackDecoder?
     private var opus: OpusTrackDecoder?
+    private var pcm: SndFileTrackDecoder?
     private var ffmpeg: FFmpegTrackDecoder?
     /// The decoder of the last file opened: closed when another one takes over, so no file stays open.
     private var last: (any TrackDecoder)?
@@ -28,6 +29,9 @@ final class DecoderSet {
         case .opus:
             if opus == nil { opus = OpusTrackDecoder() }
             decoder = opus!
+        case .pcm:
+            if pcm == nil { pcm = SndFileTrackDecoder() }
+            decoder = pcm!
         case .container:
             if ffmpeg == nil { ffmpeg = try FFmpegTrackDecoder() }
             decoder = ffmpeg!
@@ -46,6 +50,7 @@ final class DecoderSet {
         flac?.close()
         vorbis?.close()
         opus?.close()
+        pcm?.close()
         ffmpeg?.close()
     }
 }

@@ -1,7 +1,8 @@
 import LibFFmpeg
 
-/// AAC and ALAC in MP4, PCM in WAV and AIFF, through FFmpeg (libavformat, libavcodec): ALAC and PCM at their
-/// own depth, AAC as 16-bit; AAC's priming and padding cut by the MP4 edit list, as `ffmpeg` does.
+/// AAC and ALAC in MP4 through FFmpeg (libavformat, libavcodec): ALAC at its own depth, AAC as 16-bit; AAC's
+/// priming and padding cut by the MP4 edit list, as `ffmpeg` does. (WAV and AIFF, which `FFmpegDecoder` can also
+/// read, go to libsndfile: `SndFileTrackDecoder`.)
 final class FFmpegTrackDecoder: TrackDecoder {
     private let decoder: FFmpegDecoder
     private var format = StreamFormat(sampleRate: 0, channels: 0, bitsPerSample: 16)

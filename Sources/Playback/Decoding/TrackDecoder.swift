@@ -1,5 +1,5 @@
 /// The decoding port of the audio thread: one adapter per decoding library (libmpg123, libFLAC,
-/// libvorbisfile, libopusfile, FFmpeg) conforms, and the loop sees only this.
+/// libvorbisfile, libopusfile, libsndfile, FFmpeg) conforms, and the loop sees only this.
 ///
 /// It lives in Playback, not ShuffleCore: its values are sample buffers and PCM shapes that only the audio
 /// thread handles, and ShuffleCore stays free of audio types (the library side knows a track's format only
