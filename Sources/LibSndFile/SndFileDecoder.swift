@@ -13,8 +13,6 @@ public struct SndFileFormat: Sendable, Equatable {
     public var isFloat: Bool
     /// The frames (per channel) the file holds, as far as its header and size say.
     public var frames: Int64
-    /// "wav" (RIFF, RF64, WAVE_FORMAT_EXTENSIBLE) or "aiff" (AIFF, AIFC).
-    public var container: String
 }
 
 /// One libsndfile reader for linear PCM and floating-point audio in WAV (RIFF, RF64) and AIFF/AIFC files, owned
@@ -26,7 +24,7 @@ public struct SndFileFormat: Sendable, Equatable {
 public final class SndFileDecoder {
     private var file: OpaquePointer?
     private var format = SndFileFormat(
-        sampleRate: 0, channels: 0, bitsPerSample: 16, isFloat: false, frames: 0, container: "")
+        sampleRate: 0, channels: 0, bitsPerSample: 16, isFloat: false, frames: 0)
     private var context = ""
 
     /// Creates a reader with no file open.
@@ -53,10 +51,8 @@ public final class SndFileDecoder {
         guard let opened = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
             throw SndFileError(function: "sf_open_fd", message: String(cString: sf_strerror(nil)), context: context)
         }
-        let container: String
         switch Int(info.format) & Int(SF_FORMAT_TYPEMASK) {
-        case Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX), Int(SF_FORMAT_RF64): container = "wav"
-        case Int(SF_FORMAT_AIFF): container = "aiff"
+        case Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX), Int(SF_FORMAT_RF64), Int(SF_FORMAT_AIFF): break
         default:
             sf_close(opened)
             throw SndFileError(function: "sf_open_fd", message: "not a WAV or AIFF file", context: context)
@@ -85,7 +81,7 @@ public final class SndFileDecoder {
         file = opened
         format = SndFileFormat(
             sampleRate: Int(info.samplerate), channels: Int(info.channels), bitsPerSample: bits, isFloat: isFloat,
-            frames: Int64(info.frames), container: container)
+            frames: Int64(info.frames))
         return format
     }
 
