@@ -81,6 +81,22 @@ import Testing
             ])
     }
 
+    /// The stick's loudness scan runs on after its index run has reported, and a lazily unmounted file system
+    /// stays readable: the stick's work is stopped whenever it goes, or the scan keeps the partition busy
+    /// (found in image/test: the USB-drive switch could not hand the card's MUSIC to the computer for as long
+    /// as the scan was measuring).
+    @Test func aStickThatGoesAfterItsIndexRunStillHasItsBackgroundWorkStopped() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [], lastPlayed: nil))
+        _ = machine.handle(.mounted(Self.b))
+        _ = machine.handle(.firstPlayable(volumeID: "uuid:B"))
+        _ = machine.handle(.indexed(volumeID: "uuid:B", playable: 40))
+        #expect(machine.indexing.isEmpty)
+        let effects = acts(machine.handle(.unmounted(mountPoint: "/media/B")))
+        #expect(effects.first == .stopIndexing(volumeID: "uuid:B"))
+        #expect(effects.contains(.stopPlayback))
+    }
+
     @Test func newestStickPlaysAndTheOtherTakesOverWhenItGoes() {
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))

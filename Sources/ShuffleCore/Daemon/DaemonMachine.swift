@@ -94,7 +94,10 @@ public struct DaemonMachine: Sendable {
     public enum Effect: Equatable, Sendable {
         /// Index the stick in the background (incrementally when known).
         case startIndexing(Volume)
-        /// Stop indexing a stick that went away.
+        /// Stop the background work on a stick that went away: its index run and its loudness scan. The scan
+        /// outlives the index run, and a file system unmounted lazily (the USB-drive switch taking the card's
+        /// MUSIC for a computer, a stick's mount stopped) stays readable, so nothing else would stop it: it
+        /// would hold the file system, and the partition, until it had measured every track.
         case stopIndexing(volumeID: String)
         /// Open the stick's library and play from its resume point, at `volume` steps, ramped in from
         /// silence when `rampIn`; paused when `paused`.
@@ -212,7 +215,8 @@ public struct DaemonMachine: Sendable {
             guard let gone = mounted.first(where: { $0.mountPoint == mountPoint }) else { return [] }
             mounted.removeAll { $0.mountPoint == mountPoint }
             var effects: [Effect] = [.log(.info, "stick \(gone.id) at \(mountPoint) went away")]
-            if indexing.remove(gone.id) != nil { effects.append(.stopIndexing(volumeID: gone.id)) }
+            indexing.remove(gone.id)
+            effects.append(.stopIndexing(volumeID: gone.id))
             guard active?.id == gone.id else { return effects + [.notify([.database])] }
             effects += [.saveResumePoint, .stopPlayback]
             active = nil
