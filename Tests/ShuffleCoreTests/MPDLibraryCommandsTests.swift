@@ -108,3 +108,78 @@ private struct LibraryBackend: MPDBackend {
         #expect(everything.contains("directory: Various/Mix\n"))
     }
 }
+
+/// A larger library with tags drawn from small pools (missing, empty, the same name in two Unicode forms),
+/// for `list` and `count`, whose answers are held to the rows and sums worked out here from the songs.
+private struct PoolBackend: MPDBackend {
+    let songs: [SongInfo]
+    init() {
+        let names: [String?] = [nil, "", "Ann", "Bob", "Caf\u{E9}", "Cafe\u{301}", "Zo\u{EB}"]
+        songs = (0..<600).map { n in
+            SongInfo(
+                id: Int64(n + 1), path: "f\(n % 7)/\(n).mp3", title: n % 9 == 0 ? nil : "T\(n % 11)",
+                artist: names[n % 7], album: names[(n / 7) % 7], durationMs: Int64(n * 1_234),
+                albumArtist: names[(n / 3) % 7], genre: names[(n / 5) % 7], track: n % 4 == 0 ? nil : n % 13,
+                disc: n % 3, year: n % 6 == 0 ? nil : 1990 + n % 4)
+        }
+    }
+    func snapshot() -> PlayerSnapshot { PlayerSnapshot(state: .playing) }
+    mutating func perform(_ action: PlayerAction) -> MPDError? { nil }
+    func search(_ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo] { [] }
+    func librarySongs() -> SongList { SongList(songs) }
+}
+
+@Suite struct MPDListAndCountTests {
+    private func run(_ line: String) -> String {
+        var backend = PoolBackend()
+        var session = MPDSession()
+        return session.receive(line: Array(line.utf8), backend: &backend).text
+    }
+
+    /// MPD's `list TAG group G1 group G2` answer for `songs`: each distinct row once, sorted, a group's value
+    /// written when it changes.
+    private func expectedList(_ tag: MPDTag, _ groups: [MPDTag], _ songs: [SongInfo]) -> String {
+        let rows = Set(songs.compactMap { song in song.tag(tag).map { groups.map { song.tag($0) ?? "" } + [$0] } })
+        var out = ""
+        var previous: [String] = []
+        for row in rows.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let names = groups.map(\.rawValue) + [tag.rawValue]
+            for level in row.indices
+            where level == row.count - 1 || previous.count <= level
+                || previous[...level] != row[...level]
+            {
+                out += "\(names[level]): \(row[level])\n"
+            }
+            previous = row
+        }
+        return out + "OK\n"
+    }
+
+    @Test func listIsEveryDistinctRowOfTheTagsNamed() {
+        let songs = PoolBackend().songs
+        let cases: [(MPDTag, [MPDTag])] = [
+            (.album, []), (.album, [.albumArtist]), (.album, [.albumArtist, .date]), (.genre, [.artist, .disc]),
+            (.track, [.album]), (.title, [.artist]), (.artist, [.title]), (.date, [.genre, .album, .artist]),
+        ]
+        for (tag, groups) in cases {
+            let line = (["list", tag.rawValue] + groups.flatMap { ["group", $0.rawValue] }).joined(separator: " ")
+            #expect(run(line) == expectedList(tag, groups, songs), "\(line)")
+        }
+        let filtered = songs.filter { $0.genre == "Bob" }
+        #expect(
+            run(#"list album "(genre == 'Bob')" group albumartist"#)
+                == expectedList(.album, [.albumArtist], filtered))
+    }
+
+    @Test func countSumsTheSongsAndTheirTimeByGroup() {
+        let songs = PoolBackend().songs
+        func lines(_ some: [SongInfo]) -> String {
+            "songs: \(some.count)\nplaytime: \(some.reduce(Int64(0)) { $0 + $1.durationMs } / 1000)\n"
+        }
+        #expect(run(#"count "(base '')""#) == lines(songs) + "OK\n")
+        #expect(run(#"count "(artist == 'Ann')""#) == lines(songs.filter { $0.artist == "Ann" }) + "OK\n")
+        let groups = Dictionary(grouping: songs) { $0.album ?? "" }
+        let expected = groups.keys.sorted().map { "Album: \($0)\n" + lines(groups[$0]!) }.joined() + "OK\n"
+        #expect(run(#"count "(base '')" group album"#) == expected)
+    }
+}

@@ -229,6 +229,17 @@ struct MPDClientLibraryTests {
         #expect(lines.filter { $0.hasPrefix("file: ") }.count == 5_000)
         #expect(Set(lines.filter { $0.hasPrefix("Id: ") }).count == 5_000)
         #expect(try client.dictionary("status")["playlistlength"] == "5000", "the same connection still answers")
+        // A list this long is sent as the client reads it: a client that asks for it and reads nothing yet
+        // holds up nobody, and what it sent after the list is answered after it, in order.
+        let reader = try MPDConnection(socket: daemon.socket)
+        try reader.send("playlistinfo\nstatus")
+        let other = try MPDConnection(socket: daemon.socket)
+        #expect(try other.dictionary("status")["playlistlength"] == "5000")
+        #expect(try other.run("currentsong").contains { $0.hasPrefix("file: ") })
+        let listed = try reader.readAnswer()
+        #expect(listed.filter { $0.hasPrefix("Pos: ") } == (0..<5_000).map { "Pos: \($0)" })
+        #expect(listed == lines, "the same list as plchanges 0 gave")
+        #expect(try reader.readAnswer().contains("playlistlength: 5000"), "then the status sent after it")
         #expect(daemon.stop() == 0)
     }
 

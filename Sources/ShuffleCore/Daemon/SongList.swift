@@ -107,6 +107,105 @@ public struct SongList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Writes the song at `position`'s lines as `MPDCommands.append` writes a `SongInfo` (`place`: its place in
+    /// the queue), from the record's bytes: no song is made, no string decoded, for a 100,000-track queue.
+    public func write(at position: Int, place: Int?, tags: [MPDTag], into out: inout MPDWriter) {
+        let record = records[position]
+        text.withUnsafeBufferPointer { bytes in
+            func text(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+                ref.length == .max
+                    ? UnsafeBufferPointer(start: nil, count: 0)
+                    : UnsafeBufferPointer(rebasing: bytes[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)])
+            }
+            let path = text(record.path)
+            let title = text(record.title)
+            func length(_ place: Int32) -> Int { place < 0 ? 0 : shared[Int(place)].utf8.count }
+            let size =
+                path.count + title.count + length(record.artist) + length(record.album) + length(record.albumArtist)
+                + length(record.genre) + length(record.format) + 512
+            guard size <= Self.songLinesCapacity else {
+                // A song with tags longer than a page (a hostile stick): line by line.
+                writeLineByLine(record, path, title, place, tags, &out)
+                return
+            }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.songLinesCapacity) { scratch in
+                var lines = LineCursor(scratch.baseAddress!)
+                lines.line("file: ", path)
+                if record.modified != .min { lines.line("Last-Modified: ", utc: record.modified) }
+                for tag in tags {
+                    switch tag {
+                    case .title: if record.title.length != .max { lines.line("Title: ", title) }
+                    case .artist: if record.artist >= 0 { lines.line("Artist: ", shared[Int(record.artist)]) }
+                    case .album: if record.album >= 0 { lines.line("Album: ", shared[Int(record.album)]) }
+                    case .albumArtist:
+                        if record.albumArtist >= 0 { lines.line("AlbumArtist: ", shared[Int(record.albumArtist)]) }
+                    case .track: if record.track != .min { lines.line("Track: ", Int64(record.track)) }
+                    case .disc: if record.disc != .min { lines.line("Disc: ", Int64(record.disc)) }
+                    case .genre: if record.genre >= 0 { lines.line("Genre: ", shared[Int(record.genre)]) }
+                    case .date: if record.year != .min { lines.line("Date: ", Int64(record.year)) }
+                    }
+                }
+                lines.line("Time: ", (record.durationMs + 500) / 1000)
+                lines.line("duration: ", milliseconds: record.durationMs)
+                if record.format >= 0 { lines.line("Format: ", shared[Int(record.format)]) }
+                if let place { lines.line("Pos: ", Int64(place)) }
+                lines.line("Id: ", record.id)
+                out.append(bytes: UnsafeBufferPointer(start: scratch.baseAddress, count: lines.count))
+            }
+        }
+    }
+
+    /// The most one song's lines take when written at once; the keys and numbers take under 512 of them.
+    static let songLinesCapacity = 4_096
+
+    private func writeLineByLine(
+        _ record: Record, _ path: UnsafeBufferPointer<UInt8>, _ title: UnsafeBufferPointer<UInt8>, _ place: Int?,
+        _ tags: [MPDTag], _ out: inout MPDWriter
+    ) {
+        out.line("file", bytes: path)
+        if record.modified != .min { out.line("Last-Modified", utc: record.modified) }
+        for tag in tags {
+            let shared: Int32
+            switch tag {
+            case .title:
+                if record.title.length != .max { out.line(tag.rawValue, bytes: title) }
+                continue
+            case .track, .disc, .date:
+                let number = tag == .track ? record.track : tag == .disc ? record.disc : record.year
+                if number != .min { out.line(tag.rawValue, Int64(number)) }
+                continue
+            case .artist: shared = record.artist
+            case .album: shared = record.album
+            case .albumArtist: shared = record.albumArtist
+            case .genre: shared = record.genre
+            }
+            if shared >= 0 { out.line(tag.rawValue, self.shared[Int(shared)]) }
+        }
+        out.line("Time", (record.durationMs + 500) / 1000)
+        out.line("duration", milliseconds: record.durationMs)
+        if record.format >= 0 { out.line("Format", self.shared[Int(record.format)]) }
+        if let place { out.line("Pos", Int64(place)) }
+        out.line("Id", record.id)
+    }
+
+    /// A number standing for the value of `tag` at `position` (or its absence) among this list's songs: two
+    /// songs have the same key exactly when `tag(_:at:)` gives both the same value, so values can be told
+    /// apart without making them (`list ALBUM group ALBUMARTIST` over 100,000 songs). Nil for the title,
+    /// which is not shared.
+    public func tagKey(_ tag: MPDTag, at position: Int) -> Int64? {
+        let record = records[position]
+        switch tag {
+        case .artist: return Int64(record.artist)
+        case .album: return Int64(record.album)
+        case .albumArtist: return Int64(record.albumArtist)
+        case .genre: return Int64(record.genre)
+        case .track: return Int64(record.track)
+        case .disc: return Int64(record.disc)
+        case .date: return Int64(record.year)
+        case .title: return nil
+        }
+    }
+
     /// The same songs, ordered by path as `String`s order.
     public func sortedByPath() -> SongList {
         var order = Array(records.indices)

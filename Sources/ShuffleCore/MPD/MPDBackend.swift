@@ -98,6 +98,14 @@ public protocol MPDBackend {
     func queue() -> MPDQueue?
     /// A track of the playing library, from memory; nil when it is not (yet) known.
     func song(id: Int64) -> SongInfo?
+    /// Calls `body` with each place of `ids` and its track, in order, skipping ids that are not (yet) known:
+    /// one look-up of the listing for a whole queue, where `song(id:)` looks it up each time.
+    func forEachSong(in ids: ArraySlice<Int64>, _ body: (_ position: Int, _ song: SongInfo) -> Void)
+    /// Writes the song-list lines of each place of `ids` that has a track (`Pos` is its place), with `tags`.
+    func writeSongs(_ ids: ArraySlice<Int64>, tags: [MPDTag], into out: inout MPDWriter)
+    /// `writeSongs` over the listing as it is now, kept for a list sent a part at a time (`MPDSongStream`);
+    /// nil where song lists are answered whole.
+    func songWriter() -> MPDSongWriter?
     /// Every playable track of the playing library, from memory, by path (empty until it is read).
     func librarySongs() -> SongList
     /// The playing stick's stations, the whole stick first (empty with no stick).
@@ -128,6 +136,18 @@ extension MPDBackend {
     public func queue() -> MPDQueue? { nil }
     /// No songs.
     public func song(id: Int64) -> SongInfo? { nil }
+    /// `song(id:)` for each.
+    public func forEachSong(in ids: ArraySlice<Int64>, _ body: (_ position: Int, _ song: SongInfo) -> Void) {
+        for position in ids.indices {
+            if let song = song(id: ids[position]) { body(position, song) }
+        }
+    }
+    /// `forEachSong` and `MPDCommands.append`.
+    public func writeSongs(_ ids: ArraySlice<Int64>, tags: [MPDTag], into out: inout MPDWriter) {
+        forEachSong(in: ids) { position, song in MPDCommands.append(song, position: position, tags: tags, to: &out) }
+    }
+    /// Song lists are answered whole.
+    public func songWriter() -> MPDSongWriter? { nil }
     /// No library.
     public func librarySongs() -> SongList { SongList() }
     /// No stations.

@@ -14,11 +14,55 @@ extension MPDCommands {
         "rm", "save", "swap", "swapid",
     ]
 
+    /// A queue listing of at least this many songs is sent as the client reads it (`MPDSongStream`).
+    public static let streamedSongs = 1_000
+
+    /// `playlistinfo`, `playlistid` with no argument or `plchanges` of the whole queue or a long part of it,
+    /// as a stream, where the backend can keep a listing for one; nil: `run` answers it (and any error).
+    static func songStream<B: MPDBackend>(
+        _ request: MPDRequest, _ backend: B, _ options: MPDClientOptions
+    ) -> MPDSongStream? {
+        guard request.name == "playlistinfo" || request.name == "playlistid" || request.name == "plchanges",
+            let queue = backend.queue(), let range = try? listedRange(request, queue),
+            range.count >= streamedSongs, let write = backend.songWriter()
+        else { return nil }
+        return MPDSongStream(
+            ids: queue.ids, range: range, tags: MPDTag.allCases.filter(options.tags.contains), write: write)
+    }
+
+    /// The places of the queue that `playlistinfo [POS|START:END]`, `playlistid [ID]` or
+    /// `plchanges[posid] VERSION [START:END]` list.
+    static func listedRange(_ request: MPDRequest, _ queue: MPDQueue) throws(MPDError) -> Range<Int> {
+        let arguments = request.arguments
+        switch request.name {
+        case "playlistinfo":
+            try count(request, 0...1)
+            guard let first = arguments.first else { return 0..<queue.ids.count }
+            let range = try Self.range(first, count: queue.ids.count)
+            if range.isEmpty, !first.contains(":") { throw MPDError(.argument, "Bad song index") }
+            return range
+        case "playlistid":
+            try count(request, 0...1)
+            guard let text = arguments.first else { return 0..<queue.ids.count }
+            guard let id = Int64(text), let position = queue.ids.firstIndex(of: id) else {
+                throw MPDError(.noExist, "No such song")
+            }
+            return position..<(position + 1)
+        default:  // plchanges, plchangesposid
+            try count(request, 1...2)
+            guard let version = Int(arguments[0]) else {
+                throw MPDError(.argument, "Integer expected: \(arguments[0])")
+            }
+            // The order is one whole: any other version than this one gets all of it.
+            guard version != queue.version else { return 0..<0 }
+            return try arguments.count > 1 ? Self.range(arguments[1], count: queue.ids.count) : 0..<queue.ids.count
+        }
+    }
+
     /// Answers a queue command, or nil when `request` is not one.
     static func queueCommand<B: MPDBackend>(
         _ request: MPDRequest, _ backend: inout B, _ options: MPDClientOptions
     ) throws(MPDError) -> String? {
-        let arguments = request.arguments
         if editCommands.contains(request.name) {
             throw MPDError(
                 .system,
@@ -26,49 +70,31 @@ extension MPDCommands {
             )
         }
         switch request.name {
-        case "playlistinfo":
-            try count(request, 0...1)
+        case "playlistinfo", "playlistid", "plchanges":
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            guard let first = arguments.first else { return songs(queue, 0..<queue.ids.count, backend, options) }
-            let range = try Self.range(first, count: queue.ids.count)
-            if range.isEmpty, !first.contains(":") { throw MPDError(.argument, "Bad song index") }
-            return songs(queue, range, backend, options)
-        case "playlistid":
-            try count(request, 0...1)
+            return songs(queue, try listedRange(request, queue), backend, options)
+        case "plchangesposid":
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            guard let text = arguments.first else { return songs(queue, 0..<queue.ids.count, backend, options) }
-            guard let id = Int64(text), let position = queue.ids.firstIndex(of: id) else {
-                throw MPDError(.noExist, "No such song")
-            }
-            return songs(queue, position..<(position + 1), backend, options)
-        case "plchanges", "plchangesposid":
-            try count(request, 1...2)
-            guard let version = Int(arguments[0]) else {
-                throw MPDError(.argument, "Integer expected: \(arguments[0])")
-            }
-            let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            // The order is one whole: any other version than this one gets all of it.
-            guard version != queue.version else { return "" }
-            let range = try arguments.count > 1 ? Self.range(arguments[1], count: queue.ids.count) : 0..<queue.ids.count
-            if request.name == "plchanges" { return songs(queue, range, backend, options) }
-            return range.map { "cpos: \($0)\nId: \(queue.ids[$0])\n" }.joined()
+            return try listedRange(request, queue).map { "cpos: \($0)\nId: \(queue.ids[$0])\n" }.joined()
         case "playlist":
             try count(request, 0...0)
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            return queue.ids.enumerated().compactMap { position, id in
-                backend.song(id: id).map { "\(position):file: \($0.path)\n" }
-            }.joined()
+            var out = MPDWriter()
+            backend.forEachSong(in: queue.ids[...]) { position, song in
+                out.line(String(position) + ":file", song.path)
+            }
+            return out.text
         case "playlistfind", "playlistsearch":
             let constraints = try tagConstraints(request)
             let queue = backend.queue() ?? MPDQueue(version: 0, ids: [], cursor: 0)
-            var out = ""
-            for (position, id) in queue.ids.enumerated() {
-                guard let song = backend.song(id: id) else { continue }
-                let exact = request.name == "playlistfind"
-                guard constraints.allSatisfy({ matches(song, $0, exact: exact) }) else { continue }
-                out += Self.song(song, position: position, tags: options.tags)
+            var out = MPDWriter()
+            let tags = MPDTag.allCases.filter(options.tags.contains)
+            let exact = request.name == "playlistfind"
+            backend.forEachSong(in: queue.ids[...]) { position, song in
+                guard constraints.allSatisfy({ matches(song, $0, exact: exact) }) else { return }
+                append(song, position: position, tags: tags, to: &out)
             }
-            return out
+            return out.text
         case "shuffle":
             try count(request, 0...1)
             return try perform(.reshuffle, request, &backend)
@@ -107,13 +133,11 @@ extension MPDCommands {
     private static func songs<B: MPDBackend>(
         _ queue: MPDQueue, _ range: Range<Int>, _ backend: B, _ options: MPDClientOptions
     ) -> String {
-        var out = ""
-        out.reserveCapacity(range.count * 200)
-        for position in range where queue.ids.indices.contains(position) {
-            guard let song = backend.song(id: queue.ids[position]) else { continue }
-            append(song, position: position, tags: options.tags, to: &out)
-        }
-        return out
+        let range = range.clamped(to: queue.ids.indices)
+        var out = MPDWriter(capacity: range.count * 256)
+        let tags = MPDTag.allCases.filter(options.tags.contains)
+        backend.writeSongs(queue.ids[range], tags: tags, into: &out)
+        return out.text
     }
 
     /// `TAG VALUE` pairs (`any`, `file`, or a tag name).

@@ -57,65 +57,43 @@ extension MPDCommands {
 
     /// One song's lines: `file`, the tags the client enabled (`tagtypes`), `Time`, `duration`, `Pos`, `Id`.
     public static func song(_ song: SongInfo, position: Int?, tags: Set<MPDTag> = Set(MPDTag.allCases)) -> String {
-        var out = ""
-        append(song, position: position, tags: tags, to: &out)
-        return out
+        var out = MPDWriter()
+        append(song, position: position, tags: MPDTag.allCases.filter(tags.contains), to: &out)
+        return out.text
     }
 
-    /// Appends one song's lines to `out`: a queue or library listing builds one string, not one per line.
-    public static func append(_ song: SongInfo, position: Int?, tags: Set<MPDTag>, to out: inout String) {
-        append("file", song.path, to: &out)
-        if let modified = song.modified { append("Last-Modified", utcTimestamp(modified), to: &out) }
-        for tag in MPDTag.allCases where tags.contains(tag) {
-            if let value = song.tag(tag) { append(tag.rawValue, value, to: &out) }
+    /// Appends one song's lines to `out` (`tags`: the enabled ones, in MPD's order): a queue or library listing
+    /// is one buffer, not a string per line.
+    public static func append(_ song: SongInfo, position: Int?, tags: [MPDTag], to out: inout MPDWriter) {
+        out.line("file", song.path)
+        if let modified = song.modified { out.line("Last-Modified", utc: modified) }
+        for tag in tags {
+            switch tag {
+            case .track: if let track = song.track { out.line(tag.rawValue, Int64(track)) }
+            case .disc: if let disc = song.disc { out.line(tag.rawValue, Int64(disc)) }
+            case .date: if let year = song.year { out.line(tag.rawValue, Int64(year)) }
+            default: if let value = song.tag(tag) { out.line(tag.rawValue, value) }
+            }
         }
-        append("Time", String((song.durationMs + 500) / 1000), to: &out)
-        append("duration", seconds(song.durationMs), to: &out)
-        if let format = song.format { append("Format", format, to: &out) }
-        if let position { append("Pos", String(position), to: &out) }
-        append("Id", String(song.id), to: &out)
+        out.line("Time", (song.durationMs + 500) / 1000)
+        out.line("duration", milliseconds: song.durationMs)
+        if let format = song.format { out.line("Format", format) }
+        if let position { out.line("Pos", Int64(position)) }
+        out.line("Id", song.id)
     }
 
-    /// `2024-03-09T17:05:00Z` for `seconds` since 1970, as MPD writes `Last-Modified` (ISO 8601, UTC). Days
-    /// become a civil date by Howard Hinnant's `civil_from_days`, exact for any date in the proleptic Gregorian
-    /// calendar; a stick's absurd timestamps (FAT cannot hold years before 1980 nor after 2107) print as they are.
+    /// `2024-03-09T17:05:00Z` for `seconds` since 1970, as MPD writes `Last-Modified` (`MPDWriter.line(_:utc:)`).
     public static func utcTimestamp(_ seconds: Int64) -> String {
-        let clamped = max(-(1 << 46), min(1 << 46, seconds))
-        let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
-        let second = clamped - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText =
-            year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-        return
-            "\(yearText)-\(two(month))-\(two(day))T\(two(second / 3_600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
-    }
-
-    /// Appends `key: value\n`; a newline inside a value (a hostile tag) becomes a space.
-    static func append(_ key: String, _ value: String, to out: inout String) {
-        out += key
-        out += ": "
-        if value.utf8.contains(where: { $0 == 10 || $0 == 13 }) {
-            out += String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-        } else {
-            out += value
-        }
-        out += "\n"
+        var out = MPDWriter()
+        out.line("", utc: seconds)
+        return String(out.text.dropFirst(2).dropLast())
     }
 
     /// `key: value` lines; a newline inside a value (a hostile tag) is replaced by a space.
     public static func format(_ pairs: [(String, String)]) -> String {
-        var out = ""
-        for (key, value) in pairs { append(key, value, to: &out) }
-        return out
+        var out = MPDWriter()
+        for (key, value) in pairs { out.line(key, value) }
+        return out.text
     }
 
     /// Seconds as MPD sends them (`12`, `12.5`, `+5`, `-2.25`) in milliseconds.
@@ -127,9 +105,9 @@ extension MPDCommands {
     }
 
     static func seconds(_ milliseconds: Int64) -> String {
-        let ms = max(0, milliseconds)
-        let fraction = String(ms % 1000)
-        return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        var out = MPDWriter()
+        out.line("", milliseconds: milliseconds)
+        return String(out.text.dropFirst(2).dropLast())
     }
 
 }

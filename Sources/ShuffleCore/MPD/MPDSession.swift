@@ -42,10 +42,17 @@ public struct MPDSession: Sendable {
         public var search: PendingSearch?
         /// A picture to read from the stick; answered like a search.
         public var picture: PendingPicture?
+        /// A long song list to send after `text`, a part at a time, then `OK`; the client's next requests
+        /// wait for its end.
+        public var stream: MPDSongStream?
 
         /// Creates a reply.
-        public init(_ text: String, close: Bool = false, search: PendingSearch? = nil, picture: PendingPicture? = nil) {
+        public init(
+            _ text: String, close: Bool = false, search: PendingSearch? = nil, picture: PendingPicture? = nil,
+            stream: MPDSongStream? = nil
+        ) {
             self.text = text
+            self.stream = stream
             self.close = close
             self.search = search
             self.picture = picture
@@ -142,6 +149,9 @@ public struct MPDSession: Sendable {
                 }
                 if let picture = try MPDCommands.pictureRequest(request, options) {
                     return Reply("", picture: picture)
+                }
+                if let stream = MPDCommands.songStream(request, backend, options) {
+                    return Reply("", stream: stream)
                 }
                 return Reply(try MPDCommands.run(request, on: &backend, options: &options) + "OK\n")
             } catch {

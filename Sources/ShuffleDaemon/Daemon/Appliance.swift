@@ -388,6 +388,28 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         return library.song(volumeID: active.id, id: id)
     }
 
+    func forEachSong(in ids: ArraySlice<Int64>, _ body: (_ position: Int, _ song: SongInfo) -> Void) {
+        guard let active = machine.active, let listing = library.listing(volumeID: active.id) else { return }
+        for position in ids.indices {
+            if let song = listing[id: ids[position]] { body(position, song) }
+        }
+    }
+
+    func writeSongs(_ ids: ArraySlice<Int64>, tags: [MPDTag], into out: inout MPDWriter) {
+        songWriter()?(ids, tags, &out)
+    }
+
+    func songWriter() -> MPDSongWriter? {
+        guard let active = machine.active, let listing = library.listing(volumeID: active.id) else { return nil }
+        return { ids, tags, out in
+            for position in ids.indices {
+                if let place = listing.place(id: ids[position]) {
+                    listing.songs.write(at: place, place: position, tags: tags, into: &out)
+                }
+            }
+        }
+    }
+
     func librarySongs() -> SongList {
         guard let active = machine.active else { return SongList() }
         return library.songs(volumeID: active.id)

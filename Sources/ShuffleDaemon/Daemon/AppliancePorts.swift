@@ -90,6 +90,8 @@ protocol ApplianceLibrary: AnyObject {
     func counts(volumeID: String) -> LibraryCounts
     /// One playable track of the stick, from memory (nil until the listing is loaded).
     func song(volumeID: String, id: Int64) -> SongInfo?
+    /// The stick's listing as it is now, to look up many tracks at once (nil until it is loaded).
+    func listing(volumeID: String) -> LibraryListing?
     /// Every playable track of the stick, from memory, by path.
     func songs(volumeID: String) -> SongList
     /// Reads the stick's listing again in the background (after an index run added to it); `done` is

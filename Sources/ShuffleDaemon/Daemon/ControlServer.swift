@@ -36,6 +36,9 @@ final class ControlServer: @unchecked Sendable {
         /// Whether a search of its is being answered elsewhere: its next requests wait in `held`.
         var waiting = false
         var held: [MPDLineBuffer.Chunk] = []
+        /// A long song list being sent as the client reads it (`waiting` meanwhile), and its part being made.
+        var stream: MPDSongStream?
+        var part = MPDWriter()
         init(fd: Int32, tcp: Bool, now: UInt64, serial: UInt64) {
             self.fd = fd
             self.serial = serial
@@ -145,7 +148,10 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func service(_ client: Client, _ revents: Int16) {
-        if revents & Int16(POLLOUT) != 0 { flush(client) }
+        if revents & Int16(POLLOUT) != 0 {
+            flush(client)
+            if client.stream != nil { stream(to: client) }
+        }
         guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, clients[client.fd] != nil, !client.closing else {
             return
         }
@@ -185,7 +191,11 @@ final class ControlServer: @unchecked Sendable {
     /// Sends a reply and starts the search or picture it carries; false when the client is closing.
     private func dispatch(_ reply: MPDSession.Reply, to client: Client) -> Bool {
         send(reply, to: client)
-        if let search = reply.search, !client.closing {
+        if let stream = reply.stream, !client.closing {
+            client.waiting = true
+            client.stream = stream
+            self.stream(to: client)
+        } else if let search = reply.search, !client.closing {
             // The index answers on another thread; the loop goes on, and this client's next requests wait.
             // (The server is kept until the answer is in: a few seconds at most, and after `shutdown` it finds
             // its client gone.)
@@ -227,11 +237,47 @@ final class ControlServer: @unchecked Sendable {
             dispatching = false
             _ = dispatch(reply, to: client)
         }
+        answerHeld(client)
+    }
+
+    /// Answers what a client sent while it waited, until it waits again.
+    private func answerHeld(_ client: Client) {
         while !client.waiting, !client.closing, !client.held.isEmpty {
             if !answer(client.held.removeFirst(), from: client) { break }
         }
         announceDeferred()
         if !loop.hasTimer("clients") { armTimeout() }
+    }
+
+    /// How much of a streamed song list is made at a time: about a socket buffer's worth, a millisecond of
+    /// work, in one buffer used again for every part (fresh pages cost a fault each: the most of the time a
+    /// whole 28 MB answer took when it was made at once).
+    static let streamPart = 192 << 10
+
+    /// Sends the next part of the client's song list once what it has not read yet is written; one part per
+    /// round of the loop (the socket's room is asked for again), so other clients are answered between them.
+    /// At its end: `OK`, and the requests it sent meanwhile.
+    private func stream(to client: Client) {
+        guard var stream = client.stream, clients[client.fd] != nil, !client.closing,
+            client.written == client.output.count
+        else { return }
+        client.part.removeAll()
+        stream.write(into: &client.part, upTo: Self.streamPart)
+        // A client that reads is there: its silence counts from the list's end, not from asking for it.
+        client.lastHeard = TimerFD.now()
+        if stream.isFinished {
+            client.stream = nil
+            client.waiting = false
+            client.part.append("OK\n")
+            send(bytes: client.part.bytes, to: client)
+            client.part = MPDWriter()
+            answerHeld(client)
+        } else {
+            client.stream = stream
+            send(bytes: client.part.bytes, to: client)
+            // Written whole: come back when the loop next finds the socket writable, after the others.
+            if client.written == client.output.count { loop.setEvents(client.fd, Int16(POLLIN | POLLOUT)) }
+        }
     }
 
     /// Delivers the changes announced while requests were being answered.
@@ -276,7 +322,8 @@ final class ControlServer: @unchecked Sendable {
             // copy it over and over.
             client.written += written
         }
-        let large = client.output.count > 1 << 16
+        // (A list being streamed keeps its buffers until its last part.)
+        let large = client.output.count > 1 << 16 && client.stream == nil
         client.output.removeAll(keepingCapacity: !large)
         client.written = 0
         // Making a large answer (a whole listing) left thousands of small blocks freed through the heap: hand

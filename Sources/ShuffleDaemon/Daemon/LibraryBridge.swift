@@ -233,6 +233,11 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         listings.withLock { $0[volumeID]?[id: id] }
     }
 
+    /// The stick's listing as it is now (a value: it stays whole while a newer one replaces it).
+    func listing(volumeID: String) -> LibraryListing? {
+        listings.withLock { $0[volumeID] }
+    }
+
     func songs(volumeID: String) -> SongList {
         listings.withLock { $0[volumeID]?.songs } ?? SongList()
     }

@@ -10,22 +10,65 @@ let listingExecutor = QueueExecutor(label: "shufflebox.listing")
 struct LibraryListing: Sendable {
     /// By path.
     let songs: SongList
-    /// The places in `songs`, in the order of their track ids (4 bytes a song, where a dictionary from id to
-    /// place takes about 20).
-    private let placesByID: [Int32]
+    /// Where each track id is in `songs`.
+    private let index: IDIndex
     /// Tracks, distinct artists and albums, total time.
     let counts: LibraryCounts
 
     /// The track `id`, if it is playable.
     subscript(id id: Int64) -> SongInfo? {
-        var low = 0
-        var high = placesByID.count
-        while low < high {
-            let middle = (low + high) / 2
-            if songs.id(at: Int(placesByID[middle])) < id { low = middle + 1 } else { high = middle }
+        place(id: id).map { songs[$0] }
+    }
+
+    /// Where the track `id` is in `songs`, if it is playable.
+    func place(id: Int64) -> Int? {
+        switch index {
+        case .dense(let first, let places):
+            guard id >= first, id - first < places.count else { return nil }
+            let place = places[Int(id - first)]
+            return place < 0 ? nil : Int(place)
+        case .sorted(let ids, let places):
+            return ids.withUnsafeBufferPointer { ids in
+                var low = 0
+                var high = ids.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if ids[middle] < id { low = middle + 1 } else { high = middle }
+                }
+                return low < ids.count && ids[low] == id ? Int(places[low]) : nil
+            }
         }
-        guard low < placesByID.count, songs.id(at: Int(placesByID[low])) == id else { return nil }
-        return songs[Int(placesByID[low])]
+    }
+
+    /// Track ids are the database's row ids: a stick's run from its first to its last with few gaps (the
+    /// unplayable files, tracks removed since), so a table from id to place is 4 bytes an id and one step
+    /// (a 100,000-track `playlistinfo` looks up every one), where a dictionary takes about 20 bytes a song.
+    /// Ids spread wider than 4 a song are found by binary search among the sorted ids (12 bytes a song).
+    private enum IDIndex: Sendable {
+        case dense(first: Int64, places: [Int32])
+        case sorted(ids: [Int64], places: [Int32])
+
+        init(_ songs: SongList) {
+            guard let first = songs.indices.lazy.map(songs.id(at:)).min(),
+                let last = songs.indices.lazy.map(songs.id(at:)).max()
+            else {
+                self = .sorted(ids: [], places: [])
+                return
+            }
+            let span = last.subtractingReportingOverflow(first)
+            if !span.overflow, span.partialValue < Int64(songs.count) * 4 + 1_024 {
+                var places = [Int32](repeating: -1, count: Int(span.partialValue) + 1)
+                for place in songs.indices {
+                    places[Int(songs.id(at: place) - first)] = Int32(truncatingIfNeeded: place)
+                }
+                self = .dense(first: first, places: places)
+            } else {
+                let places = songs.indices.map { Int32(truncatingIfNeeded: $0) }.sorted {
+                    songs.id(at: Int($0)) < songs.id(at: Int($1))
+                }
+                self = .sorted(ids: places.map { songs.id(at: Int($0)) }, places: places)
+            }
+        }
     }
 
     /// Indexes the songs `builder` gathered (the database lists them by path bytes; sorted here by their
@@ -41,9 +84,7 @@ struct LibraryListing: Sendable {
             playtime += songs.durationMs(at: place)
         }
         self.songs = songs
-        placesByID = songs.indices.map { Int32(truncatingIfNeeded: $0) }.sorted {
-            songs.id(at: Int($0)) < songs.id(at: Int($1))
-        }
+        index = IDIndex(songs)
         counts = LibraryCounts(tracks: songs.count, artists: artists.count, albums: albums.count, playtimeMs: playtime)
     }
 }

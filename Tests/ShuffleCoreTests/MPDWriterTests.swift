@@ -1,0 +1,101 @@
+import ShuffleCore
+import Testing
+
+/// The bytes of song lists: a tag from a hostile stick cannot add a line, numbers and durations read as MPD
+/// writes them at every edge, and a song is every line a client looks for, in MPD's order.
+@Suite struct MPDWriterTests {
+    @Test func aTagWithLineBreaksStaysOneLineAndCannotForgeAnAnswer() {
+        let title = "Evil\nOK\r\nACK [5@0] {} forged\rend"
+        let song = SongInfo(id: 7, path: "a\nb.mp3", title: title, artist: "\r\n", durationMs: 1_500)
+        let text = MPDCommands.song(song, position: 3)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "ends with a newline")
+        #expect(
+            Array(lines.dropLast()) == [
+                "file: a b.mp3", "Title: Evil OK  ACK [5@0] {} forged end", "Artist:   ", "Time: 2",
+                "duration: 1.500", "Pos: 3", "Id: 7",
+            ])
+        #expect(!lines.contains("OK") && !lines.contains { $0.hasPrefix("ACK") })
+    }
+
+    @Test func numbersAndDurationsAtTheirEdges() {
+        var out = MPDWriter()
+        for value: Int64 in [0, 9, 10, -1, 1_234_567_890, .max, .min] { out.line("n", value) }
+        for ms: Int64 in [0, 1, 999, 1_000, 61_001, -5, 3_600_000_123] { out.line("d", milliseconds: ms) }
+        #expect(
+            out.text.split(separator: "\n") == [
+                "n: 0", "n: 9", "n: 10", "n: -1", "n: 1234567890", "n: 9223372036854775807",
+                "n: -9223372036854775808", "d: 0.000", "d: 0.001", "d: 0.999", "d: 1.000", "d: 61.001", "d: 0.000",
+                "d: 3600000.123",
+            ])
+        // Every duration as `%d.%03d` of its seconds and milliseconds writes it.
+        for ms in stride(from: Int64(0), through: 100_000, by: 37) {
+            var one = MPDWriter()
+            one.line("duration", milliseconds: ms)
+            let fraction = String(ms % 1000)
+            #expect(
+                one.text == "duration: \(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)\n")
+        }
+    }
+
+    @Test func aSongHasEveryTagEnabledInMPDsOrderAndOnlyThose() {
+        var song = SongInfo(
+            id: 42, path: "Artist/Album/01 Song.flac", title: "Song", artist: "Artist", album: "Album",
+            durationMs: 215_499, albumArtist: "Various", genre: "Rock", track: 1, disc: 2, year: 1999,
+            format: "44100:24:2", modified: 0)
+        #expect(
+            MPDCommands.song(song, position: 0)
+                == """
+                file: Artist/Album/01 Song.flac
+                Last-Modified: 1970-01-01T00:00:00Z
+                Title: Song
+                Artist: Artist
+                Album: Album
+                AlbumArtist: Various
+                Track: 1
+                Disc: 2
+                Genre: Rock
+                Date: 1999
+                Time: 215
+                duration: 215.499
+                Format: 44100:24:2
+                Pos: 0
+                Id: 42
+
+                """)
+        song.track = nil
+        #expect(
+            MPDCommands.song(song, position: nil, tags: [.track, .date, .title])
+                == "file: Artist/Album/01 Song.flac\nLast-Modified: 1970-01-01T00:00:00Z\nTitle: Song\nDate: 1999\n"
+                + "Time: 215\nduration: 215.499\nFormat: 44100:24:2\nId: 42\n")
+    }
+
+    @Test func theCompactListingWritesEachSongAsItsSongInfoDoes() {
+        var songs = [
+            SongInfo(id: 1, path: "a.mp3"),
+            SongInfo(
+                id: 2, path: "Ärger/Ünïcödé 海辺.flac", title: "T\nitle", artist: "A", album: "B", durationMs: 999,
+                albumArtist: "C", genre: "G\r", track: -3, disc: 0, year: 2024, format: "48000:24:2",
+                modified: -86_401),
+            SongInfo(id: .max, path: "", title: "", artist: "", durationMs: .max / 2, modified: 4_102_444_800),
+            // Line breaks past the first eight bytes, a tab; a title longer than a song's lines are written at once.
+            SongInfo(
+                id: -9, path: "folder/with a\tTab/and a line\nbreak.mp3",
+                title: String(repeating: "long\r\n", count: 900),
+                artist: "Twelve bytes\rmore", album: "\u{1F3B5}\u{1F3B5}\n", durationMs: 1, genre: "\n",
+                modified: Int64.min + 1),
+        ]
+        songs[0].year = Int(Int32.max)
+        let list = SongList(songs)
+        let tagSets: [[MPDTag]] = [MPDTag.allCases, [], [.date, .title], [.genre, .albumArtist, .track, .disc]]
+        for tags in tagSets {
+            for (place, song) in songs.enumerated() {
+                var compact = MPDWriter()
+                list.write(at: place, place: place == 1 ? nil : place * 7, tags: tags, into: &compact)
+                var reference = MPDWriter()
+                MPDCommands.append(song, position: place == 1 ? nil : place * 7, tags: tags, to: &reference)
+                #expect(compact.text == reference.text, "\(song.path) \(tags)")
+            }
+        }
+    }
+}
