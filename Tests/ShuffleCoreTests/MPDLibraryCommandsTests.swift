@@ -115,13 +115,21 @@ private struct PoolBackend: MPDBackend {
     let songs: [SongInfo]
     init() {
         let names: [String?] = [nil, "", "Ann", "Bob", "Caf\u{E9}", "Cafe\u{301}", "Zo\u{EB}"]
-        songs = (0..<600).map { n in
-            SongInfo(
-                id: Int64(n + 1), path: "f\(n % 7)/\(n).mp3", title: n % 9 == 0 ? nil : "T\(n % 11)",
-                artist: names[n % 7], album: names[(n / 7) % 7], durationMs: Int64(n * 1_234),
-                albumArtist: names[(n / 3) % 7], genre: names[(n / 5) % 7], track: n % 4 == 0 ? nil : n % 13,
-                disc: n % 3, year: n % 6 == 0 ? nil : 1990 + n % 4)
+        var songs: [SongInfo] = []
+        for n in 0..<600 {
+            // One value at a time: Swift 6.0's type checker gives up on the whole initializer at once.
+            let title: String? = n % 9 == 0 ? nil : "T\(n % 11)"
+            let track: Int? = n % 4 == 0 ? nil : n % 13
+            let year: Int? = n % 6 == 0 ? nil : 1990 + n % 4
+            let path: String = "f\(n % 7)/\(n).mp3"
+            let durationMs = Int64(n) * 1_234
+            songs.append(
+                SongInfo(
+                    id: Int64(n + 1), path: path, title: title, artist: names[n % 7], album: names[(n / 7) % 7],
+                    durationMs: durationMs, albumArtist: names[(n / 3) % 7], genre: names[(n / 5) % 7],
+                    track: track, disc: n % 3, year: year))
         }
+        self.songs = songs
     }
     func snapshot() -> PlayerSnapshot { PlayerSnapshot(state: .playing) }
     mutating func perform(_ action: PlayerAction) -> MPDError? { nil }

@@ -8,13 +8,20 @@ private struct LongQueueBackend: MPDBackend {
     let places: [Int64: Int]
 
     init(tracks: Int) {
-        list = SongList(
-            (1...tracks).map { n in
+        var songs: [SongInfo] = []
+        for n in 1...tracks {
+            // One value at a time: Swift 6.0's type checker gives up on the whole initializer at once.
+            let path: String = "Artist \(n % 17)/Album \(n % 5)/\(n) Song.mp3"
+            let artist: String = "Artist \(n % 17)"
+            let album: String? = n % 4 == 0 ? nil : "Album \(n % 5)"
+            let durationMs = Int64(n) * 997
+            let modified = Int64(n) * 86_000
+            songs.append(
                 SongInfo(
-                    id: Int64(n * 3), path: "Artist \(n % 17)/Album \(n % 5)/\(n) Song.mp3", title: "Song \(n)",
-                    artist: "Artist \(n % 17)", album: n % 4 == 0 ? nil : "Album \(n % 5)", durationMs: Int64(n * 997),
-                    track: n % 12, year: 1990 + n % 30, modified: Int64(n) * 86_000)
-            })
+                    id: Int64(n) * 3, path: path, title: "Song \(n)", artist: artist, album: album,
+                    durationMs: durationMs, track: n % 12, year: 1990 + n % 30, modified: modified))
+        }
+        list = SongList(songs)
         // A shuffled order, with one id that has no song (a track gone from the listing).
         var generator = SplitMix64(seed: 5)
         order = ((1...tracks).map { Int64($0 * 3) } + [1]).shuffled(using: &generator)
