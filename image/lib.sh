@@ -42,3 +42,55 @@ need_root() {
 
 # elapsed START: seconds since START (from `date +%s.%N`), one decimal.
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- arm64 on another host: under qemu-user: register the interpreter with binfmt_misc ourselves -------------
+binfmt_arm64() {
+    [ -d /proc/sys/fs/binfmt_misc ] || die "no /proc/sys/fs/binfmt_misc in this kernel"
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && return 0
+    # The ELF header of an aarch64 executable; F = open the interpreter now (works in chroots).
+    printf '%s' ':qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:F' \
+        >/proc/sys/fs/binfmt_misc/register
+}
+
+# chroot_run DIR CMD...: runs CMD in DIR with /proc, /sys and /dev mounted, unmounting after.
+chroot_run() {
+    local dir=$1
+    shift
+    mount -t proc proc "$dir/proc"
+    mount -t sysfs sys "$dir/sys"
+    mount --bind /dev "$dir/dev"
+    local rc=0
+    LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive chroot "$dir" "$@" || rc=$?
+    umount "$dir/dev" "$dir/sys" "$dir/proc"
+    return $rc
+}
+
+# base_tar SUITE ARCH COMPONENTS: prints the path of the pinned minimal base root of SUITE for ARCH
+# (debootstrap minbase, made once and cached as $CACHE/base-SUITE-ARCH.tar; another architecture
+# than the host's runs its second stage under qemu-user).
+base_tar() {
+    local suite=$1 arch=$2 components=$3
+    local base=$CACHE/base-$suite-$arch.tar log=$IMAGE_DIR/work/debootstrap-$suite-$arch.log
+    if [ ! -s "$base" ]; then
+        say "debootstrap $suite $arch (minbase) from $MIRROR: once, then cached as $base"
+        local tmp=$IMAGE_DIR/work/base-$suite-$arch
+        rm -rf "$tmp" && mkdir -p "$tmp" "$CACHE"
+        if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+            debootstrap --variant=minbase --arch="$arch" --components="$components" "$suite" "$tmp" "$MIRROR" \
+                >"$log" 2>&1 || die "debootstrap failed: see $log"
+        else
+            need_packages qemu-user-static
+            binfmt_arm64
+            debootstrap --foreign --variant=minbase --arch="$arch" --components="$components" "$suite" "$tmp" "$MIRROR" \
+                >"$log" 2>&1 || die "debootstrap (first stage) failed: see $log"
+            cp /usr/bin/qemu-aarch64-static "$tmp/usr/bin/"
+            chroot "$tmp" /debootstrap/debootstrap --second-stage >>"$log" 2>&1 ||
+                die "debootstrap (second stage, under qemu-user) failed: see $log"
+        fi
+        echo "deb $MIRROR $suite ${components//,/ }" >"$tmp/etc/apt/sources.list"
+        tar --numeric-owner -C "$tmp" -cpf "$base.part" . && mv "$base.part" "$base"
+        rm -rf "$tmp"
+    fi
+    echo "$base"
+}
