@@ -22,6 +22,9 @@ public struct LEDError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether the process may not write it (not root, not in the group udev gave it, or a read-only /sys).
     public var isPermission: Bool { code == EACCES || code == EPERM || code == EROFS }
 
+    /// Whether /sys is mounted read-only (systemd's ProtectKernelTunables): no udev rule will change that.
+    public var isReadOnly: Bool { code == EROFS }
+
     /// "cannot write /sys/class/leds/ACT/trigger: Permission denied".
     public var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
 }

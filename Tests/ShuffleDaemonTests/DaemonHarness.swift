@@ -52,11 +52,12 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon with `arguments` after the standard ones, and waits for its socket. With
     /// `privateMounts` it runs in a mount namespace of its own (`unshare`), holding the sticks plugged so
-    /// far and seeing no later mount: other tests' sticks then cannot wake it.
+    /// far and seeing no later mount: other tests' sticks then cannot wake it. `under` is a command that
+    /// execs the daemon (such as `setpriv` with fewer capabilities).
     func start(
         device: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
         waitForSocket: Bool = true,
-        privateMounts: Bool = false
+        privateMounts: Bool = false, under: [String] = []
     ) throws {
         let daemonArguments =
             [
@@ -80,6 +81,9 @@ final class DaemonHarness: @unchecked Sendable {
                     PackagePaths.shufflebox.path,
                 ]
                 + daemonArguments
+        } else if let command = under.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(under.dropFirst()) + [PackagePaths.shufflebox.path] + daemonArguments
         } else {
             process.executableURL = PackagePaths.shufflebox
             process.arguments = daemonArguments

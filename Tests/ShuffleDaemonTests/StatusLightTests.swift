@@ -90,6 +90,27 @@ struct StatusLightTests {
         #expect(daemon.log.components(separatedBy: "no status light: no LED at \(missing)").count == 2, "\(daemon.log)")
     }
 
+    /// At boot udev's coldplug may hand the LED to the daemon's group only after the daemon has started (seen
+    /// under emulation: more than 10 s later). Until then every write is refused with EACCES; the light must
+    /// show the daemon's state once udev has come, not stay dark for the whole boot.
+    @Test func aLedThatUdevHandsOverLateIsTakenWhenItComes() throws {
+        let daemon = try DaemonHarness()
+        let led = try LEDClassFolder(in: daemon.directory.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: led.path).map { led.path + "/" + $0 }
+        _ = try DaemonHarness.shell("chmod", ["0444"] + files)
+        // Root that honours file modes, as the daemon's own user does: without the capabilities that skip them.
+        let caps = "-dac_override,-dac_read_search,-fowner"
+        let setpriv = ["/usr/bin/setpriv", "--inh-caps=\(caps)", "--bounding-set=\(caps)"]
+        try daemon.start(arguments: ["--led", led.path], under: setpriv)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.log.contains("[light] light: no-library") }, "\(daemon.log)")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(led.shown == "trigger=none brightness=0", "a refused write changed the LED: \(led.shown)")
+        _ = try DaemonHarness.shell("chmod", ["0644"] + files)
+        #expect(Self.waitFor(Self.noLibrary, on: led, daemon), "\(led.shown)\n\(daemon.log)")
+        #expect(daemon.stop() == 0)
+        #expect(!daemon.log.contains("carrying on without it"), "\(daemon.log)")
+    }
+
     @Test func withoutWriteAccessTheDaemonSaysSoOnceAndPlays() throws {
         let library = try DaemonHarness.library(tracks: 3, seconds: 10)
         let daemon = try DaemonHarness()

@@ -7,12 +7,15 @@ import ShuffleCore
 /// It writes only when the pattern changes. Without the LED, or without the right to write it, it says
 /// so once and the daemon carries on.
 final class StatusLight {
-    /// After a trigger change the kernel creates the trigger's attributes owned by root; udev then hands
-    /// them to the daemon's group (board/common/99-shufflebox-leds.rules) a moment later. A write refused in
-    /// that moment is tried again this often (times the attempt number), a few times, then given up.
+    /// udev hands the LED's attributes to the daemon's group (board/common/99-shufflebox-leds.rules): at
+    /// boot when its coldplug comes to the LED, which can be seconds after the daemon started (seen: more
+    /// than 10 s under emulation), and after each trigger change, whose attributes the kernel makes anew,
+    /// a moment later. A write refused with EACCES or EPERM is therefore tried again, after this times the
+    /// attempt number (at most `retryCap` apart), until `retryFor` has passed since the first refusal.
+    /// A read-only /sys (EROFS) will not change: that is said at once. Nothing wakes once it is written.
     static let retryStep: UInt64 = 50_000_000
-    /// Attempts after a refused write (about 1.8 s in all).
-    static let retries = 8
+    static let retryCap: UInt64 = 1_000_000_000
+    static let retryFor: UInt64 = 30_000_000_000
 
     private let loop: EventLoop
     private let log: Log
@@ -22,6 +25,8 @@ final class StatusLight {
     private var wanted: LightPattern?
     private var pending: [LEDWrite] = []
     private var attempt = 0
+    /// When the pending write was first refused (TimerFD's clock), while it waits for udev.
+    private var refusedSince: UInt64?
     private var complained = false
 
     private init(device: LEDDevice, activeLow: Bool, loop: EventLoop, log: Log) {
@@ -100,6 +105,7 @@ final class StatusLight {
             for: pattern, activeLow: activeLow, maxBrightness: device.found.maxBrightness,
             currentTrigger: device.trigger)
         attempt = 0
+        refusedSince = nil
         loop.setTimer("light", at: nil)
         log.debug("light: \(pending.map(\.description).joined(separator: " "))")
         flush()
@@ -110,15 +116,23 @@ final class StatusLight {
             do throws(LEDError) {
                 try device.write(next)
                 pending.removeFirst()
-            } catch {
-                // Only a trigger's own attribute can be waiting for udev; `trigger` and `brightness` cannot.
-                let racing = error.isPermission && next.attribute != "trigger" && next.attribute != "brightness"
-                if racing && attempt < Self.retries {
-                    attempt += 1
-                    let at = TimerFD.now() + Self.retryStep * UInt64(attempt)
-                    loop.setTimer("light", at: at) { [unowned self] in self.flush() }
-                    return
+                if let since = refusedSince {
+                    refusedSince = nil
+                    log.debug("light: \(next.attribute) writable after \((TimerFD.now() - since) / 1_000_000) ms")
                 }
+            } catch {
+                let now = TimerFD.now()
+                if error.isPermission && !error.isReadOnly {
+                    let since = refusedSince ?? now
+                    refusedSince = since
+                    if now - since < Self.retryFor {
+                        attempt += 1
+                        let at = now + min(Self.retryStep * UInt64(attempt), Self.retryCap)
+                        loop.setTimer("light", at: at) { [unowned self] in self.flush() }
+                        return
+                    }
+                }
+                refusedSince = nil
                 pending = []
                 if !complained {
                     complained = true
