@@ -142,7 +142,8 @@ import Testing
 
     @Test func songsWrittenSideBySideAreTheSongsWrittenOneByOne() {
         // Paths and titles of every length the copy treats apart, a line break in some, shared tags, songs
-        // without a time or a title, and one too long for a page (line by line), in batches of every size.
+        // without a time or a title, songs too long for a page (line by line) and a tag asked for three times,
+        // in batches of every size.
         var songs: [SongInfo] = []
         for length in 0...72 {
             let name = String(repeating: "n", count: length)
@@ -155,12 +156,16 @@ import Testing
                 albumArtist: "AA", genre: "G\(length % 2)", track: length, disc: 1, year: 1_990 + length,
                 format: "44100:16:2", modified: modified)
             if length == 40 { song.title = String(repeating: "long\n", count: 900) }
+            // Either side of a page when the title is asked for three times.
+            if length == 50 { song.title = String(repeating: "x", count: 1_200) }
+            if length == 60 { song.title = String(repeating: "y\n", count: 650) }
             songs.append(song)
         }
         let list = SongList(songs)
         let order = songs.indices.map { ($0 * 29) % songs.count }
         for size in [1, 2, 7, 32, songs.count] {
-            for tags in [MPDTag.allCases, [.title]] {
+            let tagSets: [[MPDTag]] = [MPDTag.allCases, [.title], [.title, .artist, .title, .title]]
+            for tags in tagSets {
                 var batched = MPDWriter()
                 var reference = MPDWriter()
                 var start = 0

@@ -176,10 +176,19 @@ public struct SongList: RandomAccessCollection, Sendable {
     ) {
         let path = text[record.path]
         let title = text[record.title]
-        let values =
-            path.count + title.count + text.length(record.artist) + text.length(record.album)
-            + text.length(record.albumArtist) + text.length(record.genre) + text.length(record.format)
-        let size = values + Self.linesOverValues
+        // The bound counts each tag asked for as often as it is asked for.
+        var size = path.count + text.length(record.format) + Self.songLinesOverValues
+        for name in tags {
+            switch name {
+            case .title: size += title.count
+            case .artist: size += text.length(record.artist)
+            case .album: size += text.length(record.album)
+            case .albumArtist: size += text.length(record.albumArtist)
+            case .genre: size += text.length(record.genre)
+            case .track, .disc, .date: break
+            }
+            size += Self.tagLineOverValue
+        }
         guard size <= Self.songLinesCapacity else {
             // A song with tags longer than a page (a hostile stick): line by line.
             writeLineByLine(record, path, title, place, tags, &out)
@@ -209,10 +218,13 @@ public struct SongList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The most one song's lines take when written at once: its values, and what the keys, numbers, dates
-    /// and newlines add (under 320 bytes with every tag, each number at its longest).
+    /// The most one song's lines take when written at once (more: line by line).
     static let songLinesCapacity = 4_096
-    static let linesOverValues = 512
+    /// The most the lines other than tags add to their values: keys, newlines, a timestamp and five numbers
+    /// at their longest take 165 bytes.
+    static let songLinesOverValues = 192
+    /// The most a tag's line adds to its value: `AlbumArtist: ` and a newline, or a key and an Int32.
+    static let tagLineOverValue = 32
 
     private func writeLineByLine(
         _ record: Record, _ path: UnsafeBufferPointer<UInt8>, _ title: UnsafeBufferPointer<UInt8>, _ place: Int?,
