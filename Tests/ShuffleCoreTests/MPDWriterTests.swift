@@ -98,4 +98,88 @@ import Testing
             }
         }
     }
+    @Test func everyValueLengthIsCopiedWholeAndABreakAnywhereBecomesASpace() {
+        // Values are copied a word at a time up to 64 bytes (the last word overlapping the one before), longer
+        // ones by memmove: every length either side of those edges, a break or a tab at every place in it.
+        var out = MPDWriter()
+        var expected: [UInt8] = []
+        for length in 0...80 {
+            let plain = (0..<length).map { UInt8(0x41 + $0 % 26) }
+            for place in -1..<length {
+                let odd: [UInt8] = place < 0 ? [0x41] : [0x0A, 0x0D, 0x09, 0x0E]
+                for byte in odd {
+                    var value = plain
+                    if place >= 0 { value[place] = byte }
+                    value.withUnsafeBufferPointer { out.line("key", bytes: $0) }
+                    let written = value.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+                    expected += Array("key: ".utf8) + written + [0x0A]
+                }
+            }
+        }
+        #expect(out.count == expected.count)
+        #expect(Array(out.bytes) == expected)
+    }
+
+    @Test func anAnswerGrowsAndIsWrittenAgainAfterItsBytesAreRemoved() {
+        var out = MPDWriter(capacity: 16)
+        for round in 0..<3 {
+            var expected = ""
+            // Past the room made a few KiB at a time, then over the bytes of the answer removed.
+            for index in 0..<(3_000 - round * 1_000) {
+                let value = String(repeating: "v", count: index % 97)
+                out.line("k\(index)", value)
+                out.line("n", Int64(index) * 1_000_003)
+                expected += "k\(index): \(value)\nn: \(Int64(index) * 1_000_003)\n"
+            }
+            out.append(bytes: repeatElement(UInt8(ascii: "x"), count: 5_000))
+            out.append("OK\n")
+            expected += String(repeating: "x", count: 5_000) + "OK\n"
+            #expect(out.text == expected, "round \(round)")
+            out.removeAll()
+            #expect(out.bytes.isEmpty)
+        }
+    }
+
+    @Test func songsWrittenSideBySideAreTheSongsWrittenOneByOne() {
+        // Paths and titles of every length the copy treats apart, a line break in some, shared tags, songs
+        // without a time or a title, songs too long for a page (line by line) and a tag asked for three times,
+        // in batches of every size.
+        var songs: [SongInfo] = []
+        for length in 0...72 {
+            let name = String(repeating: "n", count: length)
+            let path = length % 9 == 4 ? "p\r" + name : "p" + name
+            let title: String? = length % 11 == 0 ? nil : length % 7 == 3 ? name + "\n" : "t" + name
+            let modified: Int64? = length % 5 == 0 ? nil : Int64(length) * 86_399_999
+            var song = SongInfo(
+                id: Int64(length * 3 + 1), path: path, title: title, artist: "Artist \(length % 4)",
+                album: length % 3 == 0 ? nil : "Album\n\(length % 6)", durationMs: Int64(length) * 1_001,
+                albumArtist: "AA", genre: "G\(length % 2)", track: length, disc: 1, year: 1_990 + length,
+                format: "44100:16:2", modified: modified)
+            if length == 40 { song.title = String(repeating: "long\n", count: 900) }
+            // Either side of a page when the title is asked for three times.
+            if length == 50 { song.title = String(repeating: "x", count: 1_200) }
+            if length == 60 { song.title = String(repeating: "y\n", count: 650) }
+            songs.append(song)
+        }
+        let list = SongList(songs)
+        let order = songs.indices.map { ($0 * 29) % songs.count }
+        for size in [1, 2, 7, 32, songs.count] {
+            let tagSets: [[MPDTag]] = [MPDTag.allCases, [.title], [.title, .artist, .title, .title]]
+            for tags in tagSets {
+                var batched = MPDWriter()
+                var reference = MPDWriter()
+                var start = 0
+                while start < order.count {
+                    let part = order[start..<min(start + size, order.count)]
+                    let batch = part.map { (position: $0, place: $0 % 4 == 1 ? nil : Optional($0 + 1_000)) }
+                    list.write(batch, tags: tags, into: &batched)
+                    for song in batch {
+                        MPDCommands.append(songs[song.position], position: song.place, tags: tags, to: &reference)
+                    }
+                    start += size
+                }
+                #expect(batched.text == reference.text, "batches of \(size)")
+            }
+        }
+    }
 }

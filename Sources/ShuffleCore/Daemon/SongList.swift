@@ -1,6 +1,7 @@
 /// A stick's songs held compactly: every song a fixed-size record, paths and titles in one byte buffer, each
-/// tag many songs share (an artist, an album, a genre, a format) one `String` in a table. A `SongInfo` is
-/// made on access: its path and title decoded, its shared tags retained (no copy).
+/// tag many songs share (an artist, an album, a genre, a format) one `String` in a table (and its bytes in a
+/// small buffer of their own, which song lists are written from). A `SongInfo` is made on access: its path
+/// and title decoded, its shared tags retained (no copy).
 ///
 /// An array of `SongInfo` costs, per song, 144 bytes plus a heap object of its own for every string over 15
 /// UTF-8 bytes (a path, most titles: 32 bytes of header and malloc's rounding each). Here a song is a
@@ -36,6 +37,11 @@ public struct SongList: RandomAccessCollection, Sendable {
     private var text: [UInt8]
     /// Each distinct artist, album, album artist, genre and format once.
     private var shared: [String]
+    /// Each of `shared` as bytes too, side by side, and where each sits: a song's lines are copied from here
+    /// (a few hundred KiB at most, in cache), where a `String` read per tag and song cost a retain and a
+    /// release (half a million of them for 100,000 songs).
+    private var sharedText: [UInt8]
+    private var sharedRefs: [TextRef]
 
     /// The songs of `songs`, in their order.
     public init(_ songs: some Sequence<SongInfo>) {
@@ -47,10 +53,12 @@ public struct SongList: RandomAccessCollection, Sendable {
     /// No songs.
     public init() { self.init([SongInfo]()) }
 
-    private init(records: [Record], text: [UInt8], shared: [String]) {
+    private init(records: [Record], text: [UInt8], shared: [String], sharedText: [UInt8], sharedRefs: [TextRef]) {
         self.records = records
         self.text = text
         self.shared = shared
+        self.sharedText = sharedText
+        self.sharedRefs = sharedRefs
     }
 
     public var startIndex: Int { 0 }
@@ -108,55 +116,115 @@ public struct SongList: RandomAccessCollection, Sendable {
     }
 
     /// Writes the song at `position`'s lines as `MPDCommands.append` writes a `SongInfo` (`place`: its place in
-    /// the queue), from the record's bytes: no song is made, no string decoded, for a 100,000-track queue.
+    /// the queue), from the record's bytes straight into `out`: no song is made, no string decoded or retained.
     public func write(at position: Int, place: Int?, tags: [MPDTag], into out: inout MPDWriter) {
-        let record = records[position]
+        write([(position, place)], tags: tags, into: &out)
+    }
+
+    /// Writes each of `songs` (its position in this list, its place in the queue) as `write(at:place:tags:into:)`
+    /// does, in three rounds: their records copied, then their paths and titles read (whether any holds a line
+    /// break), then their lines written. In a shuffled queue each record and each path is a cache miss
+    /// (somewhere in 17 MB at 100,000 tracks); met one song after another they were most of the time a song
+    /// took, read side by side the processor waits for them together, and the lines are written from cache.
+    public func write(_ songs: [(position: Int, place: Int?)], tags: [MPDTag], into out: inout MPDWriter) {
         text.withUnsafeBufferPointer { bytes in
-            func text(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
-                ref.length == .max
-                    ? UnsafeBufferPointer(start: nil, count: 0)
-                    : UnsafeBufferPointer(rebasing: bytes[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)])
-            }
-            let path = text(record.path)
-            let title = text(record.title)
-            func length(_ place: Int32) -> Int { place < 0 ? 0 : shared[Int(place)].utf8.count }
-            let size =
-                path.count + title.count + length(record.artist) + length(record.album) + length(record.albumArtist)
-                + length(record.genre) + length(record.format) + 512
-            guard size <= Self.songLinesCapacity else {
-                // A song with tags longer than a page (a hostile stick): line by line.
-                writeLineByLine(record, path, title, place, tags, &out)
-                return
-            }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.songLinesCapacity) { scratch in
-                var lines = LineCursor(scratch.baseAddress!)
-                lines.line("file: ", path)
-                if record.modified != .min { lines.line("Last-Modified: ", utc: record.modified) }
-                for tag in tags {
-                    switch tag {
-                    case .title: if record.title.length != .max { lines.line("Title: ", title) }
-                    case .artist: if record.artist >= 0 { lines.line("Artist: ", shared[Int(record.artist)]) }
-                    case .album: if record.album >= 0 { lines.line("Album: ", shared[Int(record.album)]) }
-                    case .albumArtist:
-                        if record.albumArtist >= 0 { lines.line("AlbumArtist: ", shared[Int(record.albumArtist)]) }
-                    case .track: if record.track != .min { lines.line("Track: ", Int64(record.track)) }
-                    case .disc: if record.disc != .min { lines.line("Disc: ", Int64(record.disc)) }
-                    case .genre: if record.genre >= 0 { lines.line("Genre: ", shared[Int(record.genre)]) }
-                    case .date: if record.year != .min { lines.line("Date: ", Int64(record.year)) }
+            sharedRefs.withUnsafeBufferPointer { sharedRefs in
+                sharedText.withUnsafeBufferPointer { sharedBytes in
+                    let text = SongText(bytes: bytes, sharedBytes: sharedBytes, shared: sharedRefs)
+                    // The records first, copied side by side; then their paths and titles, read side by side.
+                    var batch: [Record] = []
+                    batch.reserveCapacity(songs.count)
+                    for song in songs { batch.append(records[song.position]) }
+                    var breaks = false
+                    for record in batch {
+                        if LineCursor.mayHoldBreak(UnsafeRawBufferPointer(text[record.path])) { breaks = true }
+                        if LineCursor.mayHoldBreak(UnsafeRawBufferPointer(text[record.title])) { breaks = true }
+                    }
+                    for (record, song) in zip(batch, songs) {
+                        write(record, place: song.place, tags: tags, text: text, breaks: breaks, &out)
                     }
                 }
-                lines.line("Time: ", (record.durationMs + 500) / 1000)
-                lines.line("duration: ", milliseconds: record.durationMs)
-                if record.format >= 0 { lines.line("Format: ", shared[Int(record.format)]) }
-                if let place { lines.line("Pos: ", Int64(place)) }
-                lines.line("Id: ", record.id)
-                out.append(bytes: UnsafeBufferPointer(start: scratch.baseAddress, count: lines.count))
             }
         }
     }
 
-    /// The most one song's lines take when written at once; the keys and numbers take under 512 of them.
+    /// The bytes of a song's path, title and shared tags.
+    private struct SongText {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let sharedBytes: UnsafeBufferPointer<UInt8>
+        let shared: UnsafeBufferPointer<TextRef>
+
+        /// A path's or a title's bytes.
+        subscript(ref: TextRef) -> UnsafeBufferPointer<UInt8> { Self.slice(bytes, ref) }
+
+        /// A shared tag's bytes.
+        subscript(shared place: Int32) -> UnsafeBufferPointer<UInt8> { Self.slice(sharedBytes, shared[Int(place)]) }
+
+        static func slice(_ bytes: UnsafeBufferPointer<UInt8>, _ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+            ref.length == .max
+                ? UnsafeBufferPointer(start: nil, count: 0)
+                : UnsafeBufferPointer(rebasing: bytes[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)])
+        }
+
+        /// A shared tag's length in bytes (0: none).
+        func length(_ place: Int32) -> Int { place < 0 ? 0 : Int(shared[Int(place)].length) }
+    }
+
+    /// One song's lines (`breaks`: whether its path or title may hold a line break, to be made a space).
+    private func write(
+        _ record: Record, place: Int?, tags: [MPDTag], text: SongText, breaks: Bool, _ out: inout MPDWriter
+    ) {
+        let path = text[record.path]
+        let title = text[record.title]
+        // The bound counts each tag asked for as often as it is asked for.
+        var size = path.count + text.length(record.format) + Self.songLinesOverValues
+        for name in tags {
+            switch name {
+            case .title: size += title.count
+            case .artist: size += text.length(record.artist)
+            case .album: size += text.length(record.album)
+            case .albumArtist: size += text.length(record.albumArtist)
+            case .genre: size += text.length(record.genre)
+            case .track, .disc, .date: break
+            }
+            size += Self.tagLineOverValue
+        }
+        guard size <= Self.songLinesCapacity else {
+            // A song with tags longer than a page (a hostile stick): line by line.
+            writeLineByLine(record, path, title, place, tags, &out)
+            return
+        }
+        out.write(atMost: size) { lines in
+            lines.line("file: ", path, breaks: breaks)
+            if record.modified != .min { lines.line("Last-Modified: ", utc: record.modified) }
+            for name in tags {
+                switch name {
+                case .title: if record.title.length != .max { lines.line("Title: ", title, breaks: breaks) }
+                case .artist: if record.artist >= 0 { lines.line("Artist: ", text[shared: record.artist]) }
+                case .album: if record.album >= 0 { lines.line("Album: ", text[shared: record.album]) }
+                case .albumArtist:
+                    if record.albumArtist >= 0 { lines.line("AlbumArtist: ", text[shared: record.albumArtist]) }
+                case .track: if record.track != .min { lines.line("Track: ", Int64(record.track)) }
+                case .disc: if record.disc != .min { lines.line("Disc: ", Int64(record.disc)) }
+                case .genre: if record.genre >= 0 { lines.line("Genre: ", text[shared: record.genre]) }
+                case .date: if record.year != .min { lines.line("Date: ", Int64(record.year)) }
+                }
+            }
+            lines.line("Time: ", (record.durationMs + 500) / 1000)
+            lines.line("duration: ", milliseconds: record.durationMs)
+            if record.format >= 0 { lines.line("Format: ", text[shared: record.format]) }
+            if let place { lines.line("Pos: ", Int64(place)) }
+            lines.line("Id: ", record.id)
+        }
+    }
+
+    /// The most one song's lines take when written at once (more: line by line).
     static let songLinesCapacity = 4_096
+    /// The most the lines other than tags add to their values: keys, newlines, a timestamp and five numbers
+    /// at their longest take 165 bytes.
+    static let songLinesOverValues = 192
+    /// The most a tag's line adds to its value: `AlbumArtist: ` and a newline, or a key and an Int32.
+    static let tagLineOverValue = 32
 
     private func writeLineByLine(
         _ record: Record, _ path: UnsafeBufferPointer<UInt8>, _ title: UnsafeBufferPointer<UInt8>, _ place: Int?,
@@ -225,7 +293,9 @@ public struct SongList: RandomAccessCollection, Sendable {
                 return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
             }
         }
-        return SongList(records: order.map { records[$0] }, text: text, shared: shared)
+        return SongList(
+            records: order.map { records[$0] }, text: text, shared: shared, sharedText: sharedText,
+            sharedRefs: sharedRefs)
     }
 
     private func tag(_ place: Int32) -> String? { place < 0 ? nil : shared[Int(place)] }
@@ -245,6 +315,8 @@ public struct SongList: RandomAccessCollection, Sendable {
         private var records: [Record] = []
         private var text: [UInt8] = []
         private var shared: [String] = []
+        private var sharedText: [UInt8] = []
+        private var sharedRefs: [TextRef] = []
         /// The place in `shared` of each tag seen so far (while building only).
         private var places: [String: Int32] = [:]
 
@@ -268,11 +340,16 @@ public struct SongList: RandomAccessCollection, Sendable {
             let exact = [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
                 count = buffer.initialize(fromContentsOf: text)
             }
-            return SongList(records: records, text: exact, shared: shared)
+            return SongList(
+                records: records, text: exact, shared: shared, sharedText: sharedText, sharedRefs: sharedRefs)
         }
 
         private mutating func append(_ string: String?) -> TextRef {
             guard let string else { return .none }
+            return Self.append(string, to: &text)
+        }
+
+        private static func append(_ string: String, to text: inout [UInt8]) -> TextRef {
             // A string past 4 GiB in all, or one longer than a tag can be, is not something a stick holds;
             // the record then says "no value" rather than overflowing.
             let utf8 = string.utf8
@@ -286,8 +363,11 @@ public struct SongList: RandomAccessCollection, Sendable {
             guard let string else { return -1 }
             if let place = places[string] { return place }
             guard shared.count < Int(Int32.max) else { return -1 }
+            let ref = Self.append(string, to: &sharedText)
+            guard ref.length != .max else { return -1 }
             let place = Int32(shared.count)
             shared.append(string)
+            sharedRefs.append(ref)
             places[string] = place
             return place
         }

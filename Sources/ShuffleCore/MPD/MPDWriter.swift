@@ -1,20 +1,45 @@
-/// An answer written as bytes: `key: value` lines appended in place, numbers written digit by digit.
+/// An answer written as bytes: `key: value` lines written in place, numbers written digit by digit.
 ///
-/// A song list is the largest thing the control socket sends (a 100,000-track `playlistinfo` is some 25 MB of
+/// A song list is the largest thing the control socket sends (a 100,000-track `playlistinfo` is some 28 MB of
 /// lines): built with `String` appends, `String(Int)` and interpolated timestamps it took about 9 µs a song on
-/// the event loop's thread; here a song is a run of byte copies into one buffer.
+/// the event loop's thread. Here every line goes through `LineCursor` straight into the answer's memory: no
+/// capacity check per byte, no call per key or tag, no scratch page copied over.
 public struct MPDWriter: Sendable {
-    /// The answer so far (UTF-8).
-    public private(set) var bytes: [UInt8] = []
+    /// The answer, then room the next lines are written into (zeros, or the bytes of an answer removed).
+    private var storage: [UInt8] = []
+    /// How many bytes of `storage` are the answer.
+    public private(set) var count = 0
 
     /// An empty answer with room for `capacity` bytes.
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 0) { storage.reserveCapacity(capacity) }
+
+    /// The answer so far (UTF-8).
+    public var bytes: ArraySlice<UInt8> { storage[..<count] }
 
     /// Empties the answer, keeping its memory for the next.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() { count = 0 }
 
     /// The answer as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Lines `body` writes straight into the answer's memory, `most` bytes of them at the very most: a song
+    /// list's caller works out that bound from its values' lengths (`SongList.write`).
+    mutating func write(atMost most: Int, _ body: (inout LineCursor) -> Void) {
+        let room = storage.count - count
+        // Room is made a few KiB at a time (the array's capacity still doubles), so memory is touched only
+        // as far as the answer goes.
+        if room < most { storage.append(contentsOf: repeatElement(0, count: max(most - room, 4_096))) }
+        let start = count
+        let written = storage.withUnsafeMutableBufferPointer { buffer in
+            var cursor = LineCursor(buffer.baseAddress! + start)
+            body(&cursor)
+            return cursor.count
+        }
+        // Past the room: memory after the answer's was written over. Never, by each caller's bound; a stop,
+        // should a bound be wrong, rather than a daemon carrying on with a broken heap.
+        precondition(written <= most, "MPDWriter: \(written) bytes written where at most \(most) were allowed")
+        count += written
+    }
 
     /// `key: value\n`; a newline or carriage return inside the value (a hostile tag) becomes a space, so a
     /// tag can never forge a line of the protocol.
@@ -25,60 +50,51 @@ public struct MPDWriter: Sendable {
 
     /// `key: value\n` for a value's UTF-8 bytes, line breaks made spaces as above.
     public mutating func line(_ key: String, bytes value: UnsafeBufferPointer<UInt8>) {
-        append(key)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        let start = bytes.count
-        bytes.append(contentsOf: value)
-        if value.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D { bytes[index] = 0x20 }
-        }
-        bytes.append(0x0A)
+        line(key, atMost: value.count) { $0.value(value) }
     }
 
     /// `key: number\n`.
     public mutating func line(_ key: String, _ value: Int64) {
-        append(key)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        decimal(value)
-        bytes.append(0x0A)
+        line(key, atMost: 20) { $0.decimal(value) }
     }
 
     /// `key: S.mmm\n`: milliseconds as MPD writes seconds (`duration`, `elapsed`); negative is 0.
     public mutating func line(_ key: String, milliseconds: Int64) {
-        append(key)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        let ms = max(0, milliseconds)
-        decimal(ms / 1000)
-        bytes.append(0x2E)
-        decimal(ms % 1000, width: 3)
-        bytes.append(0x0A)
+        line(key, atMost: 24) { $0.seconds(milliseconds: milliseconds) }
     }
 
-    /// `key: 2024-03-09T17:05:00Z\n` for `seconds` since 1970 (MPD's `Last-Modified`, ISO 8601, UTC). Days
-    /// become a civil date by Howard Hinnant's `civil_from_days`, exact for any date in the proleptic
-    /// Gregorian calendar; a stick's absurd timestamps (FAT holds neither years before 1980 nor after 2107)
-    /// print as they are.
+    /// `key: 2024-03-09T17:05:00Z\n` for `seconds` since 1970 (MPD's `Last-Modified`, ISO 8601, UTC); see
+    /// `LineCursor.timestamp`.
     public mutating func line(_ key: String, utc seconds: Int64) {
-        append(key)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        let (year, month, day, second) = Self.civil(seconds)
-        decimal(year, width: year >= 0 ? 4 : 0)
-        bytes.append(0x2D)
-        decimal(month, width: 2)
-        bytes.append(0x2D)
-        decimal(day, width: 2)
-        bytes.append(0x54)
-        decimal(second / 3_600, width: 2)
-        bytes.append(0x3A)
-        decimal(second / 60 % 60, width: 2)
-        bytes.append(0x3A)
-        decimal(second % 60, width: 2)
-        bytes.append(0x5A)
-        bytes.append(0x0A)
+        line(key, atMost: LineCursor.timestampLength) { $0.timestamp(seconds) }
+    }
+
+    /// `key: `, what `body` writes (at most `most` bytes), a newline.
+    private mutating func line(_ key: String, atMost most: Int, _ body: (inout LineCursor) -> Void) {
+        var key = key
+        key.withUTF8 { key in
+            write(atMost: key.count + most + 3) { lines in
+                lines.copy(key)
+                lines.put(0x3A)
+                lines.put(0x20)
+                body(&lines)
+                lines.put(0x0A)
+            }
+        }
+    }
+
+    /// Appends text as it is.
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(bytes: $0) }
+    }
+
+    /// Appends bytes as they are.
+    public mutating func append(bytes more: some Collection<UInt8>) {
+        let done: Void? = more.withContiguousStorageIfAvailable { more in
+            write(atMost: more.count) { $0.copy(more) }
+        }
+        if done == nil { append(bytes: Array(more)) }
     }
 
     /// The civil date and the second of its day of `seconds` since 1970, by Howard Hinnant's
@@ -97,41 +113,11 @@ public struct MPDWriter: Sendable {
         let month = shifted < 10 ? shifted + 3 : shifted - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day, second)
     }
-
-    /// Appends text as it is.
-    public mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    /// Appends bytes as they are.
-    public mutating func append(bytes more: some Collection<UInt8>) { bytes.append(contentsOf: more) }
-
-    /// `value` in decimal, at least `width` digits (zeros in front).
-    mutating func decimal(_ value: Int64, width: Int = 0) {
-        if value < 0 { bytes.append(0x2D) }
-        // The magnitude as unsigned, so that Int64.min has one too.
-        var rest = value.magnitude
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[31 - count] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            while count < width && count < 32 {
-                buffer[31 - count] = 0x30
-                count += 1
-            }
-            bytes.append(contentsOf: buffer[(32 - count)...])
-        }
-    }
 }
 
-/// Lines written straight into memory sized beforehand (one song's lines, at most `SongLines.capacity`
-/// bytes): no capacity or uniqueness check per byte, the way a 100,000-song list is written in a tenth of a
-/// second. Values get `MPDWriter.line`'s treatment (a line break becomes a space).
+/// Lines written straight into memory sized beforehand (`MPDWriter.write(atMost:)`): no capacity or
+/// uniqueness check per byte, and a key or a tag (a few bytes to a few dozen) copied a word at a time rather
+/// than by a call of `memmove`. Values get `MPDWriter.line`'s treatment (a line break becomes a space).
 struct LineCursor {
     let base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -140,67 +126,92 @@ struct LineCursor {
 
     /// `key` (with its `: `) as it is.
     mutating func key(_ key: StaticString) {
-        (base + count).initialize(from: key.utf8Start, count: key.utf8CodeUnitCount)
-        count += key.utf8CodeUnitCount
+        _ = copy(UnsafeRawPointer(key.utf8Start), key.utf8CodeUnitCount)
     }
 
-    /// `key` and `value`, then a newline.
-    mutating func line(_ key: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+    /// `key` and `value`, then a newline (`breaks`: whether the value may hold a line break, which becomes
+    /// a space; false when the caller has looked).
+    mutating func line(_ key: StaticString, _ value: UnsafeBufferPointer<UInt8>, breaks: Bool = true) {
         self.key(key)
-        if let start = value.baseAddress, value.count > 0 {
-            (base + count).initialize(from: start, count: value.count)
-            if Self.mayHoldBreak(value) {
-                for index in count..<(count + value.count) where base[index] == 0x0A || base[index] == 0x0D {
-                    base[index] = 0x20
-                }
-            }
-            count += value.count
-        }
-        base[count] = 0x0A
-        count += 1
-    }
-
-    /// `key` and `value`, then a newline.
-    mutating func line(_ key: StaticString, _ value: String) {
-        var value = value
-        value.withUTF8 { line(key, $0) }
+        self.value(value, breaks: breaks)
+        put(0x0A)
     }
 
     /// `key` and a number, then a newline.
     mutating func line(_ key: StaticString, _ value: Int64) {
         self.key(key)
         decimal(value)
-        base[count] = 0x0A
-        count += 1
+        put(0x0A)
     }
 
-    /// `key`, `2024-03-09T17:05:00Z` for `seconds` since 1970 (`MPDWriter.line(_:utc:)`), then a newline.
+    /// `key`, `timestamp(seconds)`, then a newline.
     mutating func line(_ key: StaticString, utc seconds: Int64) {
         self.key(key)
-        let (year, month, day, second) = MPDWriter.civil(seconds)
-        decimal(year, width: year >= 0 ? 4 : 1)
-        put(0x2D)
-        decimal(month, width: 2)
-        put(0x2D)
-        decimal(day, width: 2)
-        put(0x54)
-        decimal(second / 3_600, width: 2)
-        put(0x3A)
-        decimal(second / 60 % 60, width: 2)
-        put(0x3A)
-        decimal(second % 60, width: 2)
-        put(0x5A)
+        timestamp(seconds)
         put(0x0A)
     }
 
-    /// `key`, milliseconds as seconds with three decimals (`MPDWriter.line(_:milliseconds:)`), a newline.
+    /// `key`, `seconds(milliseconds:)`, then a newline.
     mutating func line(_ key: StaticString, milliseconds: Int64) {
         self.key(key)
-        let ms = max(0, milliseconds)
-        decimal(ms / 1000)
-        put(0x2E)
-        decimal(ms % 1000, width: 3)
+        seconds(milliseconds: milliseconds)
         put(0x0A)
+    }
+
+    /// `value`'s bytes, a newline or carriage return in it made a space (unless the caller found none:
+    /// `breaks` false).
+    mutating func value(_ value: UnsafeBufferPointer<UInt8>, breaks: Bool = true) {
+        guard let start = value.baseAddress, value.count > 0 else { return }
+        let first = count
+        if copy(UnsafeRawPointer(start), value.count) && breaks {
+            for index in first..<count where base[index] == 0x0A || base[index] == 0x0D { base[index] = 0x20 }
+        }
+    }
+
+    /// Bytes as they are.
+    mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        _ = copy(UnsafeRawPointer(start), bytes.count)
+    }
+
+    /// Copies `length` bytes from `source` and says whether any of them may be below 0x0E (a tab, a line
+    /// break: then each is looked at). Up to 64 bytes a word at a time, the last word overlapping the one
+    /// before (so nothing past `length` is read or written); longer runs by `memmove`, then looked at.
+    @inline(__always)
+    mutating func copy(_ source: UnsafeRawPointer, _ length: Int) -> Bool {
+        let target = UnsafeMutableRawPointer(base + count)
+        count += length
+        if length > 64 {
+            target.copyMemory(from: source, byteCount: length)
+            return Self.mayHoldBreak(UnsafeRawBufferPointer(start: source, count: length))
+        }
+        if length >= 8 {
+            var low: UInt64 = 0
+            var offset = 0
+            while offset < length {
+                let at = min(offset, length - 8)
+                let word = source.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: at, as: UInt64.self)
+                low |= (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word
+                offset += 8
+            }
+            return low & 0x8080_8080_8080_8080 != 0
+        }
+        if length >= 4 {
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+            let low = ((head &- 0x0E0E_0E0E) & ~head) | ((tail &- 0x0E0E_0E0E) & ~tail)
+            return low & 0x8080_8080 != 0
+        }
+        var low = false
+        for offset in 0..<length {
+            let byte = source.load(fromByteOffset: offset, as: UInt8.self)
+            target.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+            low = low || byte < 0x0E
+        }
+        return low
     }
 
     mutating func put(_ byte: UInt8) {
@@ -208,12 +219,55 @@ struct LineCursor {
         count += 1
     }
 
-    /// `value` in decimal, at least `width` digits.
-    mutating func decimal(_ value: Int64, width: Int = 1) {
-        if value < 0 {
-            base[count] = 0x2D
-            count += 1
+    /// Two digits of `value` (0 to 99).
+    mutating func twoDigits(_ value: Int64) {
+        base[count] = 0x30 + UInt8(truncatingIfNeeded: value / 10)
+        base[count + 1] = 0x30 + UInt8(truncatingIfNeeded: value % 10)
+        count += 2
+    }
+
+    /// The most `timestamp` writes: a year of 7 digits and its sign, and the 16 bytes after it.
+    static let timestampLength = 24
+
+    /// `2024-03-09T17:05:00Z` for `seconds` since 1970 (MPD's `Last-Modified`, ISO 8601, UTC). Days become a
+    /// civil date by Howard Hinnant's `civil_from_days` (`MPDWriter.civil`), exact for any date in the
+    /// proleptic Gregorian calendar; a stick's absurd timestamps (FAT holds neither years before 1980 nor
+    /// after 2107) print as they are.
+    mutating func timestamp(_ seconds: Int64) {
+        let (year, month, day, second) = MPDWriter.civil(seconds)
+        if year >= 0 && year < 10_000 {
+            twoDigits(year / 100)
+            twoDigits(year % 100)
+        } else {
+            decimal(year, width: year >= 0 ? 4 : 1)
         }
+        put(0x2D)
+        twoDigits(month)
+        put(0x2D)
+        twoDigits(day)
+        put(0x54)
+        twoDigits(second / 3_600)
+        put(0x3A)
+        twoDigits(second / 60 % 60)
+        put(0x3A)
+        twoDigits(second % 60)
+        put(0x5A)
+    }
+
+    /// Milliseconds as seconds with three decimals (MPD's `duration`, `elapsed`); negative is 0.
+    mutating func seconds(milliseconds: Int64) {
+        let ms = max(0, milliseconds)
+        decimal(ms / 1000)
+        put(0x2E)
+        let fraction = ms % 1000
+        put(0x30 + UInt8(truncatingIfNeeded: fraction / 100))
+        twoDigits(fraction % 100)
+    }
+
+    /// `value` in decimal, at least `width` digits (zeros in front), two digits per division.
+    mutating func decimal(_ value: Int64, width: Int = 1) {
+        if value < 0 { put(0x2D) }
+        // The magnitude as unsigned, so that Int64.min has one too.
         var rest = value.magnitude
         var digits = 1
         var scale: UInt64 = 10
@@ -222,20 +276,31 @@ struct LineCursor {
             scale = scale &* 10
         }
         digits = max(digits, min(width, 20))
-        var index = count + digits - 1
-        while index >= count {
+        let end = count + digits
+        var index = end
+        while rest >= 100 {
+            let pair = rest % 100
+            rest /= 100
+            index -= 2
+            base[index] = 0x30 + UInt8(truncatingIfNeeded: pair / 10)
+            base[index + 1] = 0x30 + UInt8(truncatingIfNeeded: pair % 10)
+        }
+        repeat {
+            index -= 1
             base[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
+        } while rest > 0
+        while index > count {
             index -= 1
+            base[index] = 0x30
         }
-        count += digits
+        count = end
     }
 
     /// Whether any byte of `value` is below 0x0E (a tab, a line break: then each is looked at), eight at a
     /// time.
-    static func mayHoldBreak(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = value.baseAddress else { return false }
-        let raw = UnsafeRawPointer(start)
+    static func mayHoldBreak(_ value: UnsafeRawBufferPointer) -> Bool {
+        guard let raw = value.baseAddress else { return false }
         var offset = 0
         while offset + 8 <= value.count {
             let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)

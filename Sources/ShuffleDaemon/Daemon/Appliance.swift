@@ -401,13 +401,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     func songWriter() -> MPDSongWriter? {
         guard let active = machine.active, let listing = library.listing(volumeID: active.id) else { return nil }
-        return { ids, tags, out in
-            for position in ids.indices {
-                if let place = listing.place(id: ids[position]) {
-                    listing.songs.write(at: place, place: position, tags: tags, into: &out)
-                }
-            }
-        }
+        return { ids, tags, out in listing.writeSongs(ids, tags: tags, into: &out) }
     }
 
     func librarySongs() -> SongList {

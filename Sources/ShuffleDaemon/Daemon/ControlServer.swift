@@ -269,15 +269,29 @@ final class ControlServer: @unchecked Sendable {
             client.stream = nil
             client.waiting = false
             client.part.append("OK\n")
-            send(bytes: client.part.bytes, to: client)
+            sendPart(of: client)
             client.part = MPDWriter()
             answerHeld(client)
         } else {
             client.stream = stream
-            send(bytes: client.part.bytes, to: client)
+            sendPart(of: client)
             // Written whole: come back when the loop next finds the socket writable, after the others.
             if client.written == client.output.count { loop.setEvents(client.fd, Int16(POLLIN | POLLOUT)) }
         }
+    }
+
+    /// Sends the part just made straight from its buffer (nothing else is waiting to be written: `stream`
+    /// made it for that moment); what the socket does not take yet waits in `output`, as any answer does.
+    private func sendPart(of client: Client) {
+        let part = client.part.bytes
+        let sent = part.withUnsafeBytes { raw in
+            raw.isEmpty ? 0 : Glibc.send(client.fd, raw.baseAddress!, raw.count, Int32(MSG_NOSIGNAL))
+        }
+        if sent < 0 && errno != EAGAIN && errno != EINTR {
+            drop(client)
+            return
+        }
+        send(bytes: part.dropFirst(max(0, sent)), to: client)
     }
 
     /// Delivers the changes announced while requests were being answered.

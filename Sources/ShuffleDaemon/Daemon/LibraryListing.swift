@@ -40,6 +40,21 @@ struct LibraryListing: Sendable {
         }
     }
 
+    /// Writes the song lines of each of `ids` that is playable (`MPDBackend.writeSongs`), its place in the
+    /// queue its index in `ids`: 32 songs at a time, each 32 read side by side before they are written
+    /// (`SongList.write(_:tags:into:)`).
+    func writeSongs(_ ids: ArraySlice<Int64>, tags: [MPDTag], into out: inout MPDWriter) {
+        var batch: [(position: Int, place: Int?)] = []
+        batch.reserveCapacity(32)
+        for index in ids.indices {
+            if let position = place(id: ids[index]) { batch.append((position, index)) }
+            if batch.count == 32 || index == ids.endIndex - 1 {
+                songs.write(batch, tags: tags, into: &out)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
     /// Track ids are the database's row ids: a stick's run from its first to its last with few gaps (the
     /// unplayable files, tracks removed since), so a table from id to place is 4 bytes an id and one step
     /// (a 100,000-track `playlistinfo` looks up every one), where a dictionary takes about 20 bytes a song.
