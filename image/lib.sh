@@ -4,8 +4,8 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IMAGE_DIR=${IMAGE_DIR:-$REPO/.image}
 CACHE=${CACHE:-$IMAGE_DIR/cache}
-# The pinned distribution is chosen per board by image/build (suite_for): Debian 13 "trixie" for
-# the Raspberry Pis, Debian 12 "bookworm" for the qemu board; SUITE= overrides it. The exact
+# The pinned distribution is chosen per board by image/build: Debian 13 "trixie" for the Raspberry
+# Pis and qemu-arm64, Debian 12 "bookworm" for the x86 qemu board; SUITE= overrides it. The exact
 # package versions of every cached root file system are written next to it (*.manifest).
 SUITE=${SUITE:-}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
