@@ -8,11 +8,12 @@ import ShuffleCore
 /// so once and the daemon carries on.
 final class StatusLight {
     /// udev hands the LED's attributes to the daemon's group (board/common/99-shufflebox-leds.rules): at
-    /// boot when its coldplug comes to the LED, which can be long after the daemon started (seen: 10-40 s in
-    /// the arm64 image test, emulated on a loaded host), and after each trigger change, whose attributes the kernel makes anew,
-    /// a moment later. A write refused with EACCES or EPERM is therefore tried again, after this times the
-    /// attempt number (at most `retryCap` apart), until `retryFor` has passed since the first refusal.
-    /// A read-only /sys (EROFS) will not change: that is said at once. Nothing wakes once it is written.
+    /// boot when its coldplug comes to the LED, which can be long after the daemon started (seen: 10-40 s
+    /// in the arm64 image test, emulated on a loaded host), and a moment after each trigger change, whose
+    /// attributes the kernel makes anew. A write refused with EACCES or EPERM is therefore tried again,
+    /// after this times the attempt number (at most `retryCap` apart), until `retryFor` has passed since
+    /// the first refusal. A read-only /sys (EROFS) will not change: that is said at once. Nothing wakes
+    /// once the write lands.
     static let retryStep: UInt64 = 50_000_000
     static let retryCap: UInt64 = 1_000_000_000
     static let retryFor: UInt64 = 120_000_000_000
