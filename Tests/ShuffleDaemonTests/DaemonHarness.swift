@@ -95,7 +95,14 @@ final class DaemonHarness: @unchecked Sendable {
         try process.run()
         started = true
         if waitForSocket {
-            guard Self.wait(seconds: 20, until: { FileManager.default.fileExists(atPath: self.socket) }) else {
+            // A connection, not the file: `bind` makes the file before the daemon's `listen`, and a test's first
+            // connect in between was refused.
+            let listening = Self.wait(seconds: 20) {
+                guard let fd = Self.connectUnix(self.socket) else { return false }
+                close(fd)
+                return true
+            }
+            guard listening else {
                 throw HarnessError("the daemon did not open \(socket):\n\(log)")
             }
         }
