@@ -254,13 +254,26 @@ final class DaemonHarness: @unchecked Sendable {
         return result
     }
 
-    /// A generated library (cached per process and size).
+    /// A generated library (cached per process and size). Each caller that finds none generates its own copy
+    /// and renames it into place, so the folder only ever appears whole: suites run in parallel, and two of
+    /// them asking at once used to share one folder, the second emptying it under the first's generator.
     static func library(tracks: Int, seconds: Double) throws -> URL {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
             "shufflebox-daemon-lib-\(getpid())-\(tracks)-\(Int(seconds))")
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent(".manifest.tsv").path) { return url }
-        try? FileManager.default.removeItem(at: url)
-        try TestLibrary.generate(at: url, tracks: tracks, formats: .same, broken: 0, extras: false, seconds: seconds)
+        let manifest = url.appendingPathComponent(".manifest.tsv").path
+        if FileManager.default.fileExists(atPath: manifest) { return url }
+        let fresh = URL(fileURLWithPath: url.path + "-" + UUID().uuidString)
+        try TestLibrary.generate(at: fresh, tracks: tracks, formats: .same, broken: 0, extras: false, seconds: seconds)
+        if rename(fresh.path, url.path) != 0 {
+            // Another caller's whole copy got there first, or a dead process's half one is in the way.
+            if !FileManager.default.fileExists(atPath: manifest) {
+                try? FileManager.default.removeItem(at: url)
+                guard rename(fresh.path, url.path) == 0 || FileManager.default.fileExists(atPath: manifest) else {
+                    throw HarnessError("could not move the generated library into \(url.path) (errno \(errno))")
+                }
+            }
+            try? FileManager.default.removeItem(at: fresh)
+        }
         return url
     }
 
