@@ -32,7 +32,7 @@ import Testing
         let plugged = acts(machine.handle(.mounted(Self.stick)))
         #expect(
             plugged == [
-                .saveResumePoint, .stopPlayback, .startIndexing(Self.stick),
+                .stopPlayback, .startIndexing(Self.stick),
                 .startPlayback(Self.stick, paused: false, volume: 10, rampIn: false),
                 .notify([.database, .player, .update, .playlist]),
             ])
@@ -40,7 +40,7 @@ import Testing
         let pulled = acts(machine.handle(.unmounted(mountPoint: "/media/S1")))
         #expect(
             pulled == [
-                .stopIndexing(volumeID: "uuid:S1"), .saveResumePoint, .stopPlayback,
+                .stopIndexing(volumeID: "uuid:S1"), .stopPlayback,
                 .startPlayback(Self.card, paused: false, volume: 6, rampIn: false), .notify([.database, .player]),
             ])
         #expect(machine.active == Self.card)

@@ -16,7 +16,6 @@ import Testing
         var machine = M(settings: Self.settings)
         #expect(acts(machine.handle(.started(present: [], lastPlayed: nil))) == [])
         #expect(machine.state == .noLibrary)
-        #expect(!machine.wantsPeriodicSave)
     }
 
     @Test func startUpResumesLastPlayedPresentStickRampedAndNeverAboveStart() {
@@ -29,7 +28,6 @@ import Testing
             ])
         #expect(machine.state == .playing)
         #expect(machine.active == Self.a)
-        #expect(machine.wantsPeriodicSave)
     }
 
     @Test func startUpPausedWhenConfigured() {
@@ -41,7 +39,6 @@ import Testing
         let effects = machine.handle(.started(present: [quiet], lastPlayed: nil))
         #expect(acts(effects).last == .startPlayback(quiet, paused: true, volume: 3, rampIn: true))
         #expect(machine.state == .paused)
-        #expect(!machine.wantsPeriodicSave)
     }
 
     @Test func newStickIsIndexedAndPlaysAtTheFirstPlayableTrack() {
@@ -68,7 +65,7 @@ import Testing
         let effects = acts(machine.handle(.unmounted(mountPoint: "/media/A")))
         #expect(
             effects == [
-                .stopIndexing(volumeID: "uuid:A"), .saveResumePoint, .stopPlayback, .notify([.database, .player]),
+                .stopIndexing(volumeID: "uuid:A"), .stopPlayback, .notify([.database, .player]),
             ])
         #expect(machine.state == .noLibrary)
         #expect(machine.handle(.unmounted(mountPoint: "/media/A")) == [])
@@ -103,14 +100,14 @@ import Testing
         let plugB = acts(machine.handle(.mounted(Self.b)))
         #expect(
             plugB == [
-                .saveResumePoint, .stopPlayback, .startIndexing(Self.b),
+                .stopPlayback, .startIndexing(Self.b),
                 .notify([.database, .player, .update, .playlist]),
             ])
         #expect(machine.active == Self.b && machine.state == .indexing)
         let pullB = acts(machine.handle(.unmounted(mountPoint: "/media/B")))
         #expect(
             pullB == [
-                .stopIndexing(volumeID: "uuid:B"), .saveResumePoint, .stopPlayback,
+                .stopIndexing(volumeID: "uuid:B"), .stopPlayback,
                 .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player]),
             ])
         #expect(machine.active == Self.a)
@@ -126,14 +123,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (PlayerAction.toggle, [M.Effect.pause, .saveResumePoint, .notify([.player])], DaemonState.paused),
-        (.pause, [.pause, .saveResumePoint, .notify([.player])], .paused),
+        (PlayerAction.toggle, [M.Effect.pause, .notify([.player])], DaemonState.paused),
+        (.pause, [.pause, .notify([.player])], .paused),
         (.play, [], .playing),
         (.next, [.next], .playing),
         (.previous, [.previous], .playing),
-        (.changeVolume(2), [.setVolume(10), .saveResumePoint, .notify([.mixer])], .playing),
-        (.changeVolume(50), [.setVolume(12), .saveResumePoint, .notify([.mixer])], .playing),
-        (.setVolume(-3), [.setVolume(0), .saveResumePoint, .notify([.mixer])], .playing),
+        (.changeVolume(2), [.setVolume(10), .notify([.mixer])], .playing),
+        (.changeVolume(50), [.setVolume(12), .notify([.mixer])], .playing),
+        (.setVolume(-3), [.setVolume(0), .notify([.mixer])], .playing),
         (.setVolume(8), [], .playing),
     ])
     func actionsWhilePlaying(_ action: PlayerAction, _ expected: [M.Effect], _ state: DaemonState) {
@@ -177,7 +174,7 @@ import Testing
         _ = machine.handle(.action(.setVolume(12)))
         var lower = Self.settings
         lower.maxVolume = 6
-        #expect(acts(machine.handle(.configReloaded(lower))) == [.setVolume(6), .saveResumePoint, .notify([.mixer])])
+        #expect(acts(machine.handle(.configReloaded(lower))) == [.setVolume(6), .notify([.mixer])])
         #expect(machine.handle(.action(.changeVolume(1))) == [])
         #expect(machine.volume == 6)
     }
@@ -224,11 +221,11 @@ import Testing
         #expect(idle.handle(.shutdown) == [])
         var playing = M(settings: Self.settings)
         _ = playing.handle(.started(present: [Self.a], lastPlayed: nil))
-        #expect(playing.handle(.shutdown) == [.saveResumePoint, .stopPlayback])
+        #expect(playing.handle(.shutdown) == [.stopPlayback])
     }
 
     @Test func trackChangeSavesAndNotifies() {
         var machine = M(settings: Self.settings)
-        #expect(machine.handle(.trackStarted) == [.saveResumePoint, .notify([.player])])
+        #expect(machine.handle(.trackStarted) == [.notify([.player])])
     }
 }

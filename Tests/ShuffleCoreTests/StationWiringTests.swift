@@ -68,7 +68,7 @@ import Testing
         _ = machine.handle(.action(.pause))
         #expect(
             machine.handle(.stationChanged) == [
-                .saveResumePoint, .stopPlayback, .startPlayback(stick, paused: false, volume: 5, rampIn: false),
+                .stopPlayback, .startPlayback(stick, paused: false, volume: 5, rampIn: false),
                 .notify([.player, .playlist]),
             ])
         #expect(machine.state == .playing)

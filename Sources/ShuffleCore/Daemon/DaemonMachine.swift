@@ -124,8 +124,6 @@ public struct DaemonMachine: Sendable {
         case mute(Bool)
         /// Set the output volume in steps.
         case setVolume(Int)
-        /// Write the resume point of the playing stick now.
-        case saveResumePoint
         /// Tell idle clients.
         case notify(Set<IdleSubsystem>)
         /// Log a line.
@@ -165,9 +163,6 @@ public struct DaemonMachine: Sendable {
         return paused ? .paused : .playing
     }
 
-    /// Whether the shell should save the resume point every few seconds (only while playing).
-    public var wantsPeriodicSave: Bool { state == .playing }
-
     /// Handles one event.
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
@@ -203,7 +198,7 @@ public struct DaemonMachine: Sendable {
             if stick.card, let active, !active.card {
                 return effects + [.startIndexing(stick), .notify([.database])]
             }
-            if active != nil { effects += [.saveResumePoint, .stopPlayback] }
+            if active != nil { effects.append(.stopPlayback) }
             // The device error belonged to the player just stopped; the new one tries the device afresh.
             deviceError = nil
             effects.append(.startIndexing(stick))
@@ -218,7 +213,7 @@ public struct DaemonMachine: Sendable {
             indexing.remove(gone.id)
             effects.append(.stopIndexing(volumeID: gone.id))
             guard active?.id == gone.id else { return effects + [.notify([.database])] }
-            effects += [.saveResumePoint, .stopPlayback]
+            effects.append(.stopPlayback)
             active = nil
             deviceError = nil  // no player is using the device any more; the next one finds out anew
             // With several sticks the most recently plugged one that remains takes over, the card last.
@@ -251,7 +246,7 @@ public struct DaemonMachine: Sendable {
         case .action(let action):
             return perform(action)
         case .trackStarted:
-            return [.saveResumePoint, .notify([.player])]
+            return [.notify([.player])]
         case .deviceFailed(let reason):
             guard deviceError != reason else { return [] }
             deviceError = reason
@@ -267,18 +262,18 @@ public struct DaemonMachine: Sendable {
             var effects: [Effect] = [.log(.notice, "configuration reloaded")]
             if volume > effectiveSettings.maxVolume {
                 volume = effectiveSettings.maxVolume
-                effects += [.setVolume(volume), .saveResumePoint, .notify([.mixer])]
+                effects += [.setVolume(volume), .notify([.mixer])]
             }
             return effects
         case .stationChanged:
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             paused = false  // choosing a station is asking for music
-            return [.saveResumePoint, .stopPlayback] + startEffects(active, rampIn: false) + [
+            return [.stopPlayback] + startEffects(active, rampIn: false) + [
                 .notify([.player, .playlist])
             ]
         case .shutdown:
             guard active != nil else { return [] }
-            return [.saveResumePoint, .stopPlayback]
+            return [.stopPlayback]
         }
     }
 
@@ -326,7 +321,7 @@ public struct DaemonMachine: Sendable {
             paused = wantPaused
             guard let active, playable.contains(active.id), deviceError == nil else { return [.notify([.player])] }
             _ = active
-            return [wantPaused ? .pause : .resume, .saveResumePoint, .notify([.player])]
+            return [wantPaused ? .pause : .resume, .notify([.player])]
         case .seek(let delta):
             guard let active, playable.contains(active.id), deviceError == nil else { return [] }
             _ = active
@@ -367,9 +362,7 @@ public struct DaemonMachine: Sendable {
         let target = clamp(step)
         guard target != volume else { return [] }
         volume = target
-        var effects: [Effect] = [.setVolume(target)]
-        if active != nil { effects.append(.saveResumePoint) }
-        return effects + [.notify([.mixer])]
+        return [.setVolume(target), .notify([.mixer])]
     }
 
     private static func position(of action: PlayerAction) -> Int {

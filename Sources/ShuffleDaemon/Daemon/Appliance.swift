@@ -9,9 +9,6 @@ import ShuffleCore
 final class Appliance: MPDBackend, @unchecked Sendable {
     // @unchecked: every member is touched only on the event loop's thread. Reports from the indexer
     // and audio threads reach it through `loop.post`, whose closures run on that thread.
-    /// Seconds between resume-point saves while playing (a power cut loses at most this much).
-    static let saveInterval: UInt64 = 5_000_000_000
-
     private let loop: EventLoop
     private var machine: DaemonMachine
     private var config: DaemonConfig
@@ -296,28 +293,13 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             case .reshuffle: player.reshuffle()
             case .mute(let on): player.setMuted(on)
             case .setVolume(let level): player.setLevel(level)
-            case .saveResumePoint: player.saveResumePoint()
             case .notify(let subsystems): server?.notify(subsystems)
             case .log(let level, let message): log.log(level, message)
             }
         }
-        schedulePeriodicSave()
         scheduleIdlePowerOff()
         light?.show(machine.state)
         notifier?.send("STATUS=\(statusLine())")
-    }
-
-    /// While playing, the resume point is saved every few seconds; otherwise no timer is armed.
-    private func schedulePeriodicSave() {
-        if machine.wantsPeriodicSave {
-            guard !loop.hasTimer("save") else { return }
-            loop.setTimer("save", at: TimerFD.now() + Self.saveInterval) { [unowned self] in
-                self.player.saveResumePoint()
-                self.schedulePeriodicSave()
-            }
-        } else {
-            loop.setTimer("save", at: nil)
-        }
     }
 
     private func scheduleWatchdog() {

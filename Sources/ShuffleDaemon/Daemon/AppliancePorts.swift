@@ -144,8 +144,6 @@ protocol AppliancePlayer: AnyObject {
     func setMuted(_ muted: Bool)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
-    /// Writes the resume point now.
-    func saveResumePoint()
     /// What is playing.
     func now() -> NowPlaying?
     /// The track heard now, as the voice names it (from memory: never waits).

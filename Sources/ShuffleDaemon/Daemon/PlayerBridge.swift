@@ -200,10 +200,6 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         if !loop.hasTimer("ramp") { engine?.send(.setVolume(level)) }
     }
 
-    /// The engine saves on its own (every change, and every 2 s while playing); this is the extra
-    /// checkpoint the daemon asks for.
-    func saveResumePoint() {}
-
     func speakable() -> Announcer.NowPlaying? {
         guard engine != nil, let track = announced.withLock({ $0 }) else { return nil }
         let name = track.relativePath.bytes.split(separator: UInt8(ascii: "/")).last.map {
