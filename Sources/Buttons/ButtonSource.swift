@@ -26,12 +26,16 @@ public struct ButtonSourceError: Error, Equatable, Sendable, CustomStringConvert
     public var problem: String
     /// What to do: "add the user to the gpio group".
     public var advice: String
+    /// Whether time alone may clear it: at boot a chip may not be there yet, or not yet handed to the gpio
+    /// group by udev, when the daemon starts (it starts beside udev, not after it).
+    public var transient: Bool
 
     /// Creates an error.
-    public init(source: String, problem: String, advice: String) {
+    public init(source: String, problem: String, advice: String, transient: Bool = false) {
         self.source = source
         self.problem = problem
         self.advice = advice
+        self.transient = transient
     }
 
     /// "GPIO pinctrl-bcm2711 line 17 (play): busy. Is another program using GPIO17? ...".

@@ -76,15 +76,17 @@ public final class GPIOButtonSource: ButtonSource {
         }
     }
 
+    /// A chip refused or not found: both may pass with time at boot (udev's group, a driver still probing).
     static func chipError(_ label: String, _ error: GPIOError) -> ButtonSourceError {
         if error.isPermissionDenied {
             return ButtonSourceError(
                 source: "GPIO \(error.context)", problem: "permission denied",
-                advice: "Add the user to the gpio group (sudo adduser $USER gpio, then log in again) or run as root")
+                advice: "Add the user to the gpio group (sudo adduser $USER gpio, then log in again) or run as root",
+                transient: true)
         }
         return ButtonSourceError(
             source: "GPIO chip '\(label)'", problem: "not found (\(error.context))",
-            advice: "Is this the right board file? 'gpiodetect' lists the chips and their labels")
+            advice: "Is this the right board file? 'gpiodetect' lists the chips and their labels", transient: true)
     }
 
     static func lineError(chip: String, button: ButtonSettings, _ error: GPIOError) -> ButtonSourceError {

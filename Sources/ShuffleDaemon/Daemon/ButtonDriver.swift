@@ -25,24 +25,42 @@ final class ButtonDriver {
         self.log = log
         self.act = act
         recognizer = GestureRecognizer(board: board, start: MonotonicClock.now())
-        var sources = extra
+        sources = []
+        for source in extra { add(source) }
         switch board.source {
         case .gpio:
-            let (gpio, errors) = GPIOButtonSource.open(board: board)
-            for error in errors { log.warning("buttons: \(error)") }
-            if let gpio { sources.append(gpio) }
+            openGPIO(attempt: 0, since: TimerFD.now())
         case .input:
-            do { sources.append(try InputEventSource.open(board: board)) } catch { log.warning("buttons: \(error)") }
+            do { add(try InputEventSource.open(board: board)) } catch { log.warning("buttons: \(error)") }
         }
-        self.sources = sources
-        for source in sources {
-            for fd in source.fileDescriptors {
-                loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.ready(source, fd) }
+    }
+
+    private func add(_ source: any ButtonSource) {
+        sources.append(source)
+        for fd in source.fileDescriptors {
+            loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.ready(source, fd) }
+        }
+        log.info("buttons: \(source.name) on board \(board.name)")
+    }
+
+    /// Opens the board's GPIO chip. The daemon starts beside udev at boot, not after it, so the chip may not
+    /// be handed to the gpio group yet (or its driver may still be probing): a chip refused or missing is
+    /// tried again as the status light's LED is (`StatusLight.retryStep` times the attempt, at most
+    /// `retryCap` apart, for `retryFor`). One timer, and none once the chip opens or the time is up.
+    private func openGPIO(attempt: Int, since: UInt64) {
+        let (gpio, errors) = GPIOButtonSource.open(board: board)
+        if let gpio {
+            add(gpio)
+            if attempt > 0 { log.info("buttons: GPIO chip opened after \((TimerFD.now() - since) / 1_000_000) ms") }
+        } else if errors.contains(where: \.transient), TimerFD.now() - since < StatusLight.retryFor {
+            if attempt == 0 { log.info("buttons: \(errors[0].source): \(errors[0].problem); waiting for udev") }
+            let delay = min(StatusLight.retryStep * UInt64(attempt + 1), StatusLight.retryCap)
+            loop.setTimer("gpio", at: TimerFD.now() + delay) { [unowned self] in
+                self.openGPIO(attempt: attempt + 1, since: since)
             }
+            return
         }
-        if !sources.isEmpty {
-            log.info("buttons: \(sources.map(\.name).joined(separator: " and ")) on board \(board.name)")
-        }
+        for error in errors { log.warning("buttons: \(error)") }
     }
 
     private func ready(_ source: any ButtonSource, _ fd: Int32) {
