@@ -25,6 +25,9 @@ public struct LEDClassFolder: Sendable {
         }
     }
 
+    /// One made before (and moved to `path`).
+    public init(existing path: String) { self.path = path }
+
     /// The text of an attribute without its trailing newline ("" when missing).
     public func value(_ attribute: String) -> String {
         let text = (try? String(contentsOfFile: path + "/" + attribute, encoding: .utf8)) ?? ""

@@ -90,6 +90,25 @@ struct StatusLightTests {
         #expect(daemon.log.components(separatedBy: "no status light: no LED at \(missing)").count == 2, "\(daemon.log)")
     }
 
+    /// A board's LED may appear after the daemon started (Debian's kernel has leds-gpio as a module, which
+    /// udev's coldplug loads while the daemon already runs): the light is taken when it comes, and shows the
+    /// daemon's state, not left dark for the whole boot.
+    @Test func aLedThatAppearsAfterTheDaemonStartedIsTakenWhenItComes() throws {
+        let daemon = try DaemonHarness()
+        let path = daemon.directory.appending("leds/status").path
+        try daemon.start(arguments: ["--led", path])
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.log.contains("no status light: no LED at \(path) yet") })
+        // Made whole elsewhere, then moved into place: the daemon never sees half an LED.
+        let made = try LEDClassFolder(in: daemon.directory.path, name: "staging", triggers: "[none] timer")
+        _ = try DaemonHarness.shell("mkdir", ["-p", daemon.directory.appending("leds").path])
+        _ = try DaemonHarness.shell("mv", [made.path, path])
+        let led = LEDClassFolder(existing: path)
+        // No library: one short blink every 2 s.
+        #expect(Self.waitFor("trigger=timer delay_on=150 delay_off=1850", on: led, daemon), "\(led.shown)\n\(daemon.log)")
+        #expect(daemon.log.contains("status light found"), "\(daemon.log)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// At boot udev's coldplug may hand the LED to the daemon's group only after the daemon has started (seen
     /// under emulation: more than 10 s later). Until then every write is refused with EACCES; the light must
     /// show the daemon's state once udev has come, not stay dark for the whole boot.

@@ -87,7 +87,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         loop.watch(mounts.descriptor, events: Int16(POLLPRI)) { [unowned self] _ in self.mountTableChanged() }
         let board = try ButtonDriver.loadBoard(config)
         try startButtons(board)
-        light = StatusLight.open(configured: config.led, board: board, loop: loop, log: log.labelled("light"))
+        openLight(board)
         speaker = Speaker(settings: config.speech, loop: loop, player: player, log: log.labelled("voice"))
         library.onDatabaseReplaced { [loop] in loop.post { [weak self] in self?.databaseReplaced() } }
         let present = mounts.refresh().appeared.map(volume(for:))
@@ -97,6 +97,32 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         )
         notifier?.send("READY=1\nSTATUS=\(statusLine())")
         scheduleWatchdog()
+    }
+
+    /// The status light. A board's LED may come after the daemon started (leds-gpio is a module that
+    /// udev's coldplug loads): a missing one is said at once, then looked for again (`UdevWait`).
+    private func openLight(_ board: BoardConfig?, _ wait: UdevWait? = nil) {
+        let log = self.log.labelled("light")
+        switch StatusLight.open(configured: config.led, board: board, loop: loop, log: log) {
+        case .light(let found):
+            light = found
+            // Found at start, the first state is shown with the rest of the start (`apply`).
+            guard let wait else { return }
+            log.notice("status light found \(wait.elapsedMs()) ms after the daemon started")
+            found.show(machine.state)
+        case .missing(let paths):
+            var wait = wait ?? UdevWait()
+            if wait.attempt == 0 {
+                log.notice(
+                    "no status light: no LED at \(paths.joined(separator: " or ")) yet; carrying on without it "
+                        + "(it is taken if it appears within 2 minutes)")
+            }
+            if let at = wait.next() {
+                loop.setTimer("light-open", at: at) { [unowned self] in self.openLight(board, wait) }
+            }
+        case .none:
+            break
+        }
     }
 
     /// The board's buttons (config `board`), plus the scripted FIFO of `$SHUFFLEBOX_BUTTON_FIFO` (tests).

@@ -29,7 +29,7 @@ final class ButtonDriver {
         for source in extra { add(source) }
         switch board.source {
         case .gpio:
-            openGPIO(attempt: 0, since: TimerFD.now())
+            openGPIO()
         case .input:
             do { add(try InputEventSource.open(board: board)) } catch { log.warning("buttons: \(error)") }
         }
@@ -43,22 +43,22 @@ final class ButtonDriver {
         log.info("buttons: \(source.name) on board \(board.name)")
     }
 
-    /// Opens the board's GPIO chip. The daemon starts beside udev at boot, not after it, so the chip may not
-    /// be handed to the gpio group yet (or its driver may still be probing): a chip refused or missing is
-    /// tried again as the status light's LED is (`StatusLight.retryStep` times the attempt, at most
-    /// `retryCap` apart, for `retryFor`). One timer, and none once the chip opens or the time is up.
-    private func openGPIO(attempt: Int, since: UInt64) {
+    /// Opens the board's GPIO chip. At boot the chip may not be handed to the gpio group yet (or its driver
+    /// may still be probing): a chip refused or missing is tried again (`UdevWait`).
+    private func openGPIO(_ wait: UdevWait? = nil) {
         let (gpio, errors) = GPIOButtonSource.open(board: board)
         if let gpio {
             add(gpio)
-            if attempt > 0 { log.info("buttons: GPIO chip opened after \((TimerFD.now() - since) / 1_000_000) ms") }
-        } else if errors.contains(where: \.transient), TimerFD.now() - since < StatusLight.retryFor {
-            if attempt == 0 { log.info("buttons: \(errors[0].source): \(errors[0].problem); waiting for udev") }
-            let delay = min(StatusLight.retryStep * UInt64(attempt + 1), StatusLight.retryCap)
-            loop.setTimer("gpio", at: TimerFD.now() + delay) { [unowned self] in
-                self.openGPIO(attempt: attempt + 1, since: since)
-            }
+            if let wait { log.notice("buttons: GPIO chip opened after \(wait.elapsedMs()) ms") }
             return
+        }
+        if errors.contains(where: \.transient) {
+            var wait = wait ?? UdevWait()
+            if wait.attempt == 0 { log.info("buttons: \(errors[0].source): \(errors[0].problem); waiting for udev") }
+            if let at = wait.next() {
+                loop.setTimer("gpio", at: at) { [unowned self] in self.openGPIO(wait) }
+                return
+            }
         }
         for error in errors { log.warning("buttons: \(error)") }
     }

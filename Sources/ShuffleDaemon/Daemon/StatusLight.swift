@@ -7,16 +7,10 @@ import ShuffleCore
 /// It writes only when the pattern changes. Without the LED, or without the right to write it, it says
 /// so once and the daemon carries on.
 final class StatusLight {
-    /// udev hands the LED's attributes to the daemon's group (board/common/99-shufflebox-leds.rules): at
-    /// boot when its coldplug comes to the LED, which can be long after the daemon started (seen: 10-40 s
-    /// in the arm64 image test, emulated on a loaded host), and a moment after each trigger change, whose
-    /// attributes the kernel makes anew. A write refused with EACCES or EPERM is therefore tried again,
-    /// after this times the attempt number (at most `retryCap` apart), until `retryFor` has passed since
-    /// the first refusal. A read-only /sys (EROFS) will not change: that is said at once. Nothing wakes
-    /// once the write lands.
-    static let retryStep: UInt64 = 50_000_000
-    static let retryCap: UInt64 = 1_000_000_000
-    static let retryFor: UInt64 = 120_000_000_000
+    // udev hands the LED's attributes to the daemon's group (board/common/99-shufflebox-leds.rules): at
+    // boot when its coldplug comes to the LED, and a moment after each trigger change, whose attributes the
+    // kernel makes anew. A write refused with EACCES or EPERM is therefore tried again (`UdevWait`). A
+    // read-only /sys (EROFS) will not change: that is said at once.
 
     private let loop: EventLoop
     private let log: Log
@@ -25,9 +19,8 @@ final class StatusLight {
     /// The pattern shown (or being written).
     private var wanted: LightPattern?
     private var pending: [LEDWrite] = []
-    private var attempt = 0
-    /// When the pending write was first refused (TimerFD's clock), while it waits for udev.
-    private var refusedSince: UInt64?
+    /// Since the pending write was first refused, while it waits for udev.
+    private var refused: UdevWait?
     private var complained = false
 
     private init(device: LEDDevice, activeLow: Bool, loop: EventLoop, log: Log) {
@@ -37,11 +30,21 @@ final class StatusLight {
         self.log = log
     }
 
-    /// The light for the daemon's `led` setting and the board's `[led]`; nil (said once) when there is none.
-    static func open(configured: String?, board: BoardConfig?, loop: EventLoop, log: Log) -> StatusLight? {
+    /// What `open` found.
+    enum Opening {
+        case light(StatusLight)
+        /// None of the LED's paths exists (yet: leds-gpio may be loaded by udev's coldplug after the
+        /// daemon started, so the caller looks again).
+        case missing([String])
+        /// No LED configured, or one that cannot be used (said).
+        case none
+    }
+
+    /// The light for the daemon's `led` setting and the board's `[led]`.
+    static func open(configured: String?, board: BoardConfig?, loop: EventLoop, log: Log) -> Opening {
         guard let settings = LEDSettings.resolve(configured: configured, board: board?.led?.settings) else {
             log.debug("no status light configured")
-            return nil
+            return .none
         }
         for path in settings.paths {
             do throws(LEDError) {
@@ -56,16 +59,14 @@ final class StatusLight {
                         "status light \(path): the kernel offers no timer trigger (modprobe ledtrig-timer); "
                             + "it shows only whether music plays")
                 }
-                return StatusLight(device: device, activeLow: settings.activeLow, loop: loop, log: log)
+                return .light(StatusLight(device: device, activeLow: settings.activeLow, loop: loop, log: log))
             } catch {
                 if error.isMissing { continue }
                 log.warning("status light \(path): \(error); carrying on without it")
-                return nil
+                return .none
             }
         }
-        log.notice(
-            "no status light: no LED at \(settings.paths.joined(separator: " or ")); carrying on without it")
-        return nil
+        return .missing(settings.paths)
     }
 
     /// Shows the pattern of `state` (nothing is written when it is the one already shown).
@@ -105,8 +106,7 @@ final class StatusLight {
         pending = LEDPlan.writes(
             for: pattern, activeLow: activeLow, maxBrightness: device.found.maxBrightness,
             currentTrigger: device.trigger)
-        attempt = 0
-        refusedSince = nil
+        refused = nil
         loop.setTimer("light", at: nil)
         log.debug("light: \(pending.map(\.description).joined(separator: " "))")
         flush()
@@ -117,23 +117,20 @@ final class StatusLight {
             do throws(LEDError) {
                 try device.write(next)
                 pending.removeFirst()
-                if let since = refusedSince {
-                    refusedSince = nil
-                    log.debug("light: \(next.attribute) writable after \((TimerFD.now() - since) / 1_000_000) ms")
+                if let refused {
+                    self.refused = nil
+                    log.debug("light: \(next.attribute) writable after \(refused.elapsedMs()) ms")
                 }
             } catch {
-                let now = TimerFD.now()
                 if error.isPermission && !error.isReadOnly {
-                    let since = refusedSince ?? now
-                    refusedSince = since
-                    if now - since < Self.retryFor {
-                        attempt += 1
-                        let at = now + min(Self.retryStep * UInt64(attempt), Self.retryCap)
+                    var wait = refused ?? UdevWait()
+                    if let at = wait.next() {
+                        refused = wait
                         loop.setTimer("light", at: at) { [unowned self] in self.flush() }
                         return
                     }
                 }
-                refusedSince = nil
+                refused = nil
                 pending = []
                 if !complained {
                     complained = true
