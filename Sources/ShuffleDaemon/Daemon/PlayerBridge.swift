@@ -80,6 +80,11 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         var configuration = PlaybackConfiguration(
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         configuration.duckDecibels = duckDecibels
+        // At boot the daemon starts beside udev's coldplug, and the sound card is the daemon's only once udev
+        // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The first
+        // retries come soon (50, 100, 200 ms ...: the 250 ms start of the doubling put 1-1.5 s on the boot to
+        // music under TCG); a device that stays away is still tried only every 5 s.
+        configuration.firstRetryDelay = .milliseconds(50)
         let speaking = self.speaking
         configuration.shuffle = shuffle
         if let mode { configuration.shuffle.mode = mode }
