@@ -54,7 +54,11 @@ final class ButtonDriver {
         }
         if errors.contains(where: \.transient) {
             var wait = wait ?? UdevWait()
-            if wait.attempt == 0 { log.info("buttons: \(errors[0].source): \(errors[0].problem); waiting for udev") }
+            if wait.attempt == 0 {
+                log.notice(
+                    "buttons: \(errors[0].source): \(errors[0].problem); trying again for 2 minutes "
+                        + "(at boot udev may not have handed it over yet)")
+            }
             if let at = wait.next() {
                 loop.setTimer("gpio", at: at) { [unowned self] in self.openGPIO(wait) }
                 return
