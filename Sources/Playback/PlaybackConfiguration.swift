@@ -17,7 +17,7 @@ public struct PlaybackConfiguration: Sendable {
     public var once: Bool
     /// How often the resume point is stored while playing.
     public var saveInterval: Duration
-    /// The first device retry delay; each further one doubles, up to `maxRetryDelay`.
+    /// The first device retry delay; each further one is longer by as much, up to `maxRetryDelay`.
     public var firstRetryDelay: Duration
     /// The longest device retry delay.
     public var maxRetryDelay: Duration

@@ -523,10 +523,12 @@ public actor PlaybackEngine {
         saveTask = nil
     }
 
+    /// The wait before the device's next try, after `attempt` (1, 2, ...) failed ones: `firstRetryDelay` times
+    /// the attempt, up to `maxRetryDelay`. It grows linearly, not by doubling: at boot the device is ours only
+    /// once udev hands it over, seconds after the first try, and the doubling waits (... 0.8, 1.6, 3.2 s) put
+    /// up to 3 s of silence after that on the boot to music under TCG.
     private func retryDelay(attempt: Int) -> Duration {
-        var delay = configuration.firstRetryDelay
-        for _ in 1..<max(1, attempt) where delay < configuration.maxRetryDelay { delay *= 2 }
-        return min(delay, configuration.maxRetryDelay)
+        min(configuration.firstRetryDelay * max(1, attempt), configuration.maxRetryDelay)
     }
 }
 

@@ -99,7 +99,8 @@ final class Announcements: Sendable {
         let engine = PlaybackEngine(
             catalog: InMemoryCatalog(tracks: library.catalogTracks()),
             configuration: PlaybackConfiguration(
-                device: "no_such_pcm_for_shufflebox", once: true, saveInterval: .seconds(60)),
+                device: "no_such_pcm_for_shufflebox", once: true, saveInterval: .seconds(60),
+                maxRetryDelay: .milliseconds(700)),
             sleeper: sleeper, log: quiet, notify: { notice in notices.withLock { $0.append(notice) } },
             announce: { _, _ in })
         await #expect {
@@ -109,7 +110,8 @@ final class Announcements: Sendable {
             return device == "no_such_pcm_for_shufflebox"
         }
         let waits = sleeper.requested.filter { $0 != .seconds(60) }
-        #expect(waits == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)])
+        // Longer by the first wait each time (not doubled: see `retryDelay`), up to the longest.
+        #expect(waits == [.milliseconds(250), .milliseconds(500), .milliseconds(700), .milliseconds(700)])
         // The owner hears of it once (not once per retry), in words that name the device.
         let heard = notices.withLock { $0 }
         #expect(heard.count == 1, "\(heard)")

@@ -81,9 +81,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         configuration.duckDecibels = duckDecibels
         // At boot the daemon starts beside udev's coldplug, and the sound card is the daemon's only once udev
-        // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The first
-        // retries come soon (50, 100, 200 ms ...: the 250 ms start of the doubling put 1-1.5 s on the boot to
-        // music under TCG); a device that stays away is still tried only every 5 s.
+        // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The retries
+        // come 50, 100, 150 ms ... apart (within 0.5 s of udev in the first 3 s, 1 s after 10 s: the 250 ms
+        // start put 1-1.5 s on the boot to music under TCG); a device that stays away is tried every 5 s.
         configuration.firstRetryDelay = .milliseconds(50)
         let speaking = self.speaking
         configuration.shuffle = shuffle
