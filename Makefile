@@ -44,6 +44,7 @@ test:
 demo:
 	@scripts/install-deps demo
 	$(SWIFT) build $(RELEASE) --product shufflebox
+	$(SWIFT) build $(RELEASE) --product shufflebox-decoder
 	@LIBRARY="$(LIBRARY)" DEVICE="$(DEVICE)" scripts/demo
 
 bench:

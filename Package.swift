@@ -18,7 +18,9 @@ func cLibrary(_ name: String, pkg: String, apt: String) -> Target {
 let package = Package(
     name: "Shufflebox",
     products: [
-        .executable(name: "shufflebox", targets: ["shufflebox"])
+        .executable(name: "shufflebox", targets: ["shufflebox"]),
+        // AAC and ALAC for the player: FFmpeg in a process of its own (Sources/shufflebox-decoder/main.swift).
+        .executable(name: "shufflebox-decoder", targets: ["shufflebox-decoder"]),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -61,12 +63,14 @@ let package = Package(
         .target(name: "ShuffleCore", swiftSettings: strict),
 
         // MARK: Adapters
+        // The player's messages to and from shufflebox-decoder (the AAC/ALAC decoder's process).
+        .target(name: "DecoderWire", swiftSettings: strict),
         .target(name: "MediaProbe", dependencies: ["ShuffleCore"], swiftSettings: strict),
         .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
         .target(
             name: "Playback",
             dependencies: [
-                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "LibFFmpeg",
+                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "DecoderWire",
                 "LibPThread", "LibEBUR128",
             ],
             swiftSettings: strict),
@@ -90,6 +94,11 @@ let package = Package(
         // start, and that stayed resident (the idle daemon's RSS: 17.9 -> 16.5 MiB).
         .executableTarget(
             name: "shufflebox", dependencies: ["ShuffleDaemon"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
+        // FFmpeg (AAC, ALAC) in a process of its own, started by the player: its 25 MiB and any crash on a
+        // hostile file stay out of the daemon.
+        .executableTarget(
+            name: "shufflebox-decoder", dependencies: ["DecoderWire", "LibFFmpeg"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
         // In-process search latency at 100,000 tracks for `make bench` (scripts/bench).
         .executableTarget(
@@ -118,7 +127,9 @@ let package = Package(
             dependencies: ["MusicLibrary", "ShuffleTestSupport", "LibPThread"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "ShuffleTestSupport", "LibPThread"], swiftSettings: strict),
+        .testTarget(
+            name: "PlaybackTests", dependencies: ["Playback", "DecoderWire", "ShuffleTestSupport", "LibPThread"],
+            swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),

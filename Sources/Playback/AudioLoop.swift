@@ -105,6 +105,7 @@ struct AudioLoop: ~Copyable {
         case .queue(let next):
             if let next, next.after != token { return true }
             queued = next
+            if let next { decoders.prepare(path: next.path) }
         case .pause:
             guard !paused else { return true }
             paused = true

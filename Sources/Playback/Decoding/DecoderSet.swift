@@ -6,14 +6,32 @@ final class DecoderSet {
     private var vorbis: VorbisTrackDecoder?
     private var opus: OpusTrackDecoder?
     private var pcm: SndFileTrackDecoder?
-    private var ffmpeg: FFmpegTrackDecoder?
+    /// AAC and ALAC: FFmpeg in a process of its own, started when first needed and kept while this set lives.
+    private let mp4: HelperTrackDecoder
     /// The decoder of the last file opened: closed when another one takes over, so no file stays open.
     private var last: (any TrackDecoder)?
 
     /// Makes the MP3 decoder at once (so a player that cannot decode at all fails before it starts).
-    init() throws(DecodeFailure) {
+    /// `decoderProgram`: the AAC/ALAC decoder's executable (`shufflebox-decoder` beside this one);
+    /// `decoderTimeoutMs`: how long it may take to answer before it is ended.
+    init(
+        decoderProgram: String = DecoderProcess.besideExecutable(),
+        decoderTimeoutMs: Int32 = DecoderProcess.defaultTimeoutMs
+    ) throws(DecodeFailure) {
         mp3 = try MP3TrackDecoder()
+        mp4 = HelperTrackDecoder(process: DecoderProcess(program: decoderProgram, timeoutMs: decoderTimeoutMs))
     }
+
+    /// Gets ready for `path`, to be opened soon (the next track): starts the AAC/ALAC decoder's process
+    /// now if the file needs it, so that its start overlaps the track playing instead of delaying the join.
+    /// Errors wait for the open, which reports them.
+    func prepare(path: [UInt8]) {
+        guard (try? ContentKind.of(path: path)) == .container else { return }
+        try? mp4.process.start()
+    }
+
+    /// The AAC/ALAC decoder's process id while it runs (for tests).
+    var decoderProcessID: Int32? { mp4.process.processID }
 
     /// Opens `path` with the decoder its content calls for; returns that decoder and the stream's shape.
     func open(path: [UInt8]) throws(DecodeFailure) -> (decoder: any TrackDecoder, format: StreamFormat) {
@@ -32,9 +50,7 @@ final class DecoderSet {
         case .pcm:
             if pcm == nil { pcm = SndFileTrackDecoder() }
             decoder = pcm!
-        case .container:
-            if ffmpeg == nil { ffmpeg = try FFmpegTrackDecoder() }
-            decoder = ffmpeg!
+        case .container: decoder = mp4
         case .unsupported(let name):
             throw DecodeFailure(
                 description: "format not supported: \(name) (\(String(decoding: path, as: UTF8.self)))", systemError: nil)
@@ -51,7 +67,7 @@ final class DecoderSet {
         vorbis?.close()
         opus?.close()
         pcm?.close()
-        ffmpeg?.close()
+        mp4.close()
     }
 }
 
