@@ -45,6 +45,7 @@ demo:
 	@scripts/install-deps demo
 	$(SWIFT) build $(RELEASE) --product shufflebox
 	$(SWIFT) build $(RELEASE) --product shufflebox-decoder
+	$(SWIFT) build $(RELEASE) --product shufflebox-speech
 	@LIBRARY="$(LIBRARY)" DEVICE="$(DEVICE)" scripts/demo
 
 bench:

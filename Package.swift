@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "shufflebox", targets: ["shufflebox"]),
         // AAC and ALAC for the player: FFmpeg in a process of its own (Sources/shufflebox-decoder/main.swift).
         .executable(name: "shufflebox-decoder", targets: ["shufflebox-decoder"]),
+        // Spoken phrases for the player: espeak-ng in a process of its own (Sources/shufflebox-speech/main.swift).
+        .executable(name: "shufflebox-speech", targets: ["shufflebox-speech"]),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "LibEBUR128", dependencies: ["CEBUR128"], swiftSettings: strict),
         .target(name: "LibGPIOD", dependencies: ["CGPIOD"], swiftSettings: strict),
         .target(name: "LibLinux", dependencies: ["CLinux"], swiftSettings: strict),
-        // Speech synthesis in process (espeak-ng's global state behind one lock).
+        // Speech synthesis (espeak-ng's global state behind one lock), for shufflebox-speech.
         .target(name: "LibEspeakNG", dependencies: ["CEspeakNG", "LibPThread"], swiftSettings: strict),
         // A pthread mutex ThreadSanitizer can see (Synchronization.Mutex's futex hand-over it cannot).
         .target(name: "LibPThread", swiftSettings: strict),
@@ -63,22 +65,22 @@ let package = Package(
         .target(name: "ShuffleCore", swiftSettings: strict),
 
         // MARK: Adapters
-        // The player's messages to and from shufflebox-decoder (the AAC/ALAC decoder's process).
-        .target(name: "DecoderWire", swiftSettings: strict),
+        // The player's helper processes (shufflebox-decoder, shufflebox-speech) and the messages to and from them.
+        .target(name: "HelperWire", swiftSettings: strict),
         .target(name: "MediaProbe", dependencies: ["ShuffleCore"], swiftSettings: strict),
         .target(name: "MusicLibrary", dependencies: ["ShuffleCore", "MediaProbe", "LibSQLite", "LibPThread"], swiftSettings: strict),
         .target(
             name: "Playback",
             dependencies: [
-                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "DecoderWire",
+                "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "HelperWire",
                 "LibPThread", "LibEBUR128",
             ],
             swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),
         // The status light: a kernel LED-class device (sysfs), blinking by the kernel's own triggers.
         .target(name: "Indicator", dependencies: ["ShuffleCore"], swiftSettings: strict),
-        // Spoken phrases as PCM: libespeak-ng per segment, in the voice its script chose; a small cache.
-        .target(name: "Speech", dependencies: ["ShuffleCore", "LibEspeakNG", "LibPThread"], swiftSettings: strict),
+        // Spoken phrases as PCM: each segment by shufflebox-speech, in the voice its script chose; a small cache.
+        .target(name: "Speech", dependencies: ["ShuffleCore", "HelperWire", "LibPThread"], swiftSettings: strict),
 
         // MARK: Composition root and executables
         .target(
@@ -98,7 +100,12 @@ let package = Package(
         // FFmpeg (AAC, ALAC) in a process of its own, started by the player: its 25 MiB and any crash on a
         // hostile file stay out of the daemon.
         .executableTarget(
-            name: "shufflebox-decoder", dependencies: ["DecoderWire", "LibFFmpeg"], swiftSettings: strict,
+            name: "shufflebox-decoder", dependencies: ["HelperWire", "LibFFmpeg"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
+        // espeak-ng in a process of its own, started for each phrase the player renders: a title from a stick is
+        // untrusted text, and espeak-ng's libraries and data would otherwise stay in the daemon (~4 MiB).
+        .executableTarget(
+            name: "shufflebox-speech", dependencies: ["HelperWire", "LibEspeakNG"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
         // In-process search latency at 100,000 tracks for `make bench` (scripts/bench).
         .executableTarget(
@@ -128,10 +135,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PlaybackTests", dependencies: ["Playback", "DecoderWire", "ShuffleTestSupport", "LibPThread"],
+            name: "PlaybackTests", dependencies: ["Playback", "HelperWire", "ShuffleTestSupport", "LibPThread"],
             swiftSettings: strict),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "ShuffleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "ShuffleTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "HelperWire", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",

@@ -5,19 +5,12 @@ import Speech
 /// The voice of `shufflebox buttons --speak`: each gesture said aloud ("play, pin 11, click"). Live, a new
 /// gesture cuts off the one being said; a replayed script says every one to its end.
 final class GestureVoice: Sendable {
-    private let voice: PhraseVoice
+    private let voice = PhraseVoice()
     private let output: SpeechOutput
     private let device: String
     private let board: BoardConfig
 
-    /// Opens espeak-ng; nil (after printing why) when it cannot start.
-    init?(board: BoardConfig, device: String) {
-        do {
-            voice = try PhraseVoice()
-        } catch {
-            Terminal.error("shufflebox buttons: cannot speak: \(error); install espeak-ng-data")
-            return nil
-        }
+    init(board: BoardConfig, device: String) {
         output = SpeechOutput(device: device)
         self.device = device
         self.board = board
@@ -45,7 +38,13 @@ final class GestureVoice: Sendable {
 
     private func clip(for event: GestureEvent) -> SpeechClip? {
         let text = SpokenGesture.text(for: event, board: board)
-        guard let samples = try? voice.render(VoiceChoice.segments(text)) else { return nil }
-        return SpeechClip(id: 0, samples: samples, sampleRate: voice.sampleRate, gain: VolumeScale().gain(14))
+        let rendering: Rendering
+        do {
+            rendering = try voice.render(VoiceChoice.segments(text))
+        } catch {
+            Terminal.error("shufflebox buttons: cannot speak: \(error)")
+            return nil
+        }
+        return SpeechClip(id: 0, samples: rendering.samples, sampleRate: rendering.sampleRate, gain: VolumeScale().gain(14))
     }
 }

@@ -6,23 +6,16 @@ import Speech
 /// straight to the device, the path the daemon takes when no music plays.
 enum SayCommand {
     static func run(_ options: SayOptions) -> Int32 {
-        let voice: PhraseVoice
-        do {
-            voice = try PhraseVoice()
-        } catch {
-            Terminal.error("shufflebox say: cannot start espeak-ng: \(error); install espeak-ng-data")
-            return ExitCode.unavailable
-        }
         let phrase = VoiceChoice.segments(options.text, latin: options.voice)
-        let samples: [Int16]
+        let rendering: Rendering
         do {
-            samples = try voice.render(phrase)
+            rendering = try PhraseVoice().render(phrase)
         } catch {
             Terminal.error("shufflebox say: cannot render '\(options.text)': \(error)")
             return ExitCode.failure
         }
         let clip = SpeechClip(
-            id: 1, samples: samples, sampleRate: voice.sampleRate, gain: VolumeScale().gain(options.volume))
+            id: 1, samples: rendering.samples, sampleRate: rendering.sampleRate, gain: VolumeScale().gain(options.volume))
         if let error = SpeechOutput.play(clip, device: options.device, cancelled: { false }) {
             Terminal.error("shufflebox say: cannot play on ALSA device '\(options.device)': \(error.message)")
             return ExitCode.unavailable

@@ -1,29 +1,18 @@
 // shufflebox-decoder: AAC and ALAC (MP4) for the player, with FFmpeg, in a process of its own.
 //
-// The player (`DecoderProcess` in Playback) starts it beside itself with a Unix socket as its standard input
+// The player (a `HelperProcess`, in Playback's `HelperTrackDecoder`) starts it beside itself with a Unix socket as its standard input
 // and asks for one thing at a time (`WireMessage`): open a file, read up to N frames, seek, close. FFmpeg's
 // libraries (about 130 shared objects and 25 MiB resident on Debian) and any crash in them on a hostile file
 // stay here: the player sees a failed track and starts another decoder. It ends when the player closes the
 // socket (or exits). Not for people: started by hand it says so and exits.
-import DecoderWire
+import HelperWire
 import Glibc
 import LibFFmpeg
 
-/// Says `text` on standard error (the player's log).
-func complain(_ text: String) {
-    let line = Array("shufflebox-decoder: \(text)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-}
-
-var kind = stat()
-guard fstat(0, &kind) == 0, kind.st_mode & S_IFMT == S_IFSOCK else {
-    complain("decodes AAC and ALAC for the shufflebox player, which starts it; not to be run by hand")
-    exit(2)
-}
+let channel = HelperSide.playerChannel("shufflebox-decoder", purpose: "decodes AAC and ALAC")
 
 /// The decoding side of the socket: FFmpeg, the open file's shape and the sample buffers.
 struct DecoderServer {
-    let channel = WireChannel(fd: 0)
     /// FFmpeg, loaded now (before the first request: the player starts this process as soon as an MP4 is
     /// next in line, so the loading overlaps the track that is playing).
     let loaded: Result<FFmpegDecoder, FFmpegError> = Result { () throws(FFmpegError) in try FFmpegDecoder() }
@@ -168,11 +157,4 @@ struct DecoderServer {
 }
 
 var server = DecoderServer()
-do throws(WireError) {
-    try server.serve()
-    exit(0)
-} catch {
-    // The player went away mid-message, or sent something that is not ours: nothing to answer.
-    complain("\(error)")
-    exit(1)
-}
+HelperSide.finish("shufflebox-decoder") { () throws(WireError) in try server.serve() }

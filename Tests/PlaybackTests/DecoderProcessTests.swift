@@ -1,4 +1,4 @@
-import DecoderWire
+import HelperWire
 import Foundation
 import Glibc
 import ShuffleTestSupport
@@ -94,7 +94,7 @@ struct DecoderProcessTests {
     }
 
     @Test func theDecoderRefusesToRunByHand() throws {
-        let run = try Run.program(DecoderProcess.besideExecutable(), [])
+        let run = try Run.program(HelperProcess.besideExecutable("shufflebox-decoder"), [])
         #expect(run.status == 2)
         #expect(run.stderr.contains("not to be run by hand"))
     }

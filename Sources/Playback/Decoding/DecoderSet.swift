@@ -1,3 +1,5 @@
+import HelperWire
+
 /// The decoders of the audio thread, one per library, each made when a file first needs it; picks the one
 /// for a file by its content (`ContentKind`), never by its name.
 final class DecoderSet {
@@ -15,11 +17,11 @@ final class DecoderSet {
     /// `decoderProgram`: the AAC/ALAC decoder's executable (`shufflebox-decoder` beside this one);
     /// `decoderTimeoutMs`: how long it may take to answer before it is ended.
     init(
-        decoderProgram: String = DecoderProcess.besideExecutable(),
-        decoderTimeoutMs: Int32 = DecoderProcess.defaultTimeoutMs
+        decoderProgram: String = HelperProcess.besideExecutable("shufflebox-decoder"),
+        decoderTimeoutMs: Int32 = 20_000
     ) throws(DecodeFailure) {
         mp3 = try MP3TrackDecoder()
-        mp4 = HelperTrackDecoder(process: DecoderProcess(program: decoderProgram, timeoutMs: decoderTimeoutMs))
+        mp4 = HelperTrackDecoder(process: HelperTrackDecoder.process(program: decoderProgram, timeoutMs: decoderTimeoutMs))
     }
 
     /// Gets ready for `path`, to be opened soon (the next track): starts the AAC/ALAC decoder's process

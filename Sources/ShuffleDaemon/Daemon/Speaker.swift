@@ -5,7 +5,7 @@ import ShuffleCore
 import Speech
 
 /// The box's voice: `Announcer` decides what to say, a serial queue of its own renders it with
-/// libespeak-ng (never the event loop's thread), and the player says it (mixed into the music, or straight
+/// `shufflebox-speech` (espeak-ng in a process of its own; never on the event loop's thread), and the player says it (mixed into the music, or straight
 /// to the device when nothing plays). Confined to the event loop's thread, apart from the rendering.
 final class Speaker: @unchecked Sendable {
     // @unchecked: `announcer`, `nextID` and `speakingID` are touched only on the loop's thread; the render
@@ -14,7 +14,7 @@ final class Speaker: @unchecked Sendable {
     private let loop: EventLoop
     private let player: any AppliancePlayer
     private let log: Log
-    /// Nil when speech is off, or espeak-ng could not start (logged once).
+    /// Nil when speech is off.
     private let voice: PhraseVoice?
     private let queue = DispatchQueue(label: "shufflebox.speech")
     private var nextID: UInt64 = 0
@@ -25,15 +25,7 @@ final class Speaker: @unchecked Sendable {
         self.loop = loop
         self.player = player
         self.log = log
-        var voice: PhraseVoice?
-        if settings.enabled {
-            do {
-                voice = try PhraseVoice(restingVoice: settings.language)
-            } catch {
-                log.warning("the box cannot speak: \(error); check that espeak-ng-data is installed")
-            }
-        }
-        self.voice = voice
+        voice = settings.enabled ? PhraseVoice() : nil
     }
 
     /// Tells the announcer what happened, and says what it decides.
@@ -66,9 +58,9 @@ final class Speaker: @unchecked Sendable {
         }
         let log = self.log
         queue.async { [loop] in
-            let samples: [Int16]
+            let rendering: Rendering
             do {
-                samples = try voice.render(phrase)
+                rendering = try voice.render(phrase)
             } catch {
                 log.warning("cannot say '\(phrase.map(\.text).joined(separator: " "))': \(error)")
                 loop.post { [self] in self.ended(id) }
@@ -77,7 +69,7 @@ final class Speaker: @unchecked Sendable {
             loop.post { [self] in
                 guard self.speakingID == id else { return }
                 log.debug("saying (\(message.rawValue)) \(phrase.map(\.description).joined(separator: " | "))")
-                let clip = SpeechClip(id: id, samples: samples, sampleRate: voice.sampleRate, gain: 1)
+                let clip = SpeechClip(id: id, samples: rendering.samples, sampleRate: rendering.sampleRate, gain: 1)
                 self.player.speak(clip) { at in
                     // The speak-latency figure (`make bench`), like the skip latency of tracks.
                     let ms = (at - requestedAt).components

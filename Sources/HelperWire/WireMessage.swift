@@ -1,9 +1,10 @@
 internal import Glibc
 
-/// The messages between the player and `shufflebox-decoder`, the process that decodes AAC and ALAC with
-/// FFmpeg away from the player (so that FFmpeg's 25 MiB and its crashes stay out of the daemon).
+/// The messages between the player and its helpers (`HelperProcess`): `shufflebox-decoder`, which decodes AAC
+/// and ALAC with FFmpeg, and `shufflebox-speech`, which renders phrases with espeak-ng, away from the player (so
+/// that their memory and their crashes on hostile input stay out of the daemon).
 ///
-/// One request, one reply, over a Unix stream socket: a header of five native-endian `Int64`s (kind, three
+/// One request, one reply (a `speak` request: a reply per batch of samples, then `done`), over a Unix stream socket: a header of five native-endian `Int64`s (kind, three
 /// values, the length of what follows), then that many bytes. Both ends are the same binary build on the same
 /// machine, so there is no byte-order or version negotiation; both ends check every length against
 /// `maxPayload` before reading it.
@@ -27,6 +28,9 @@ public struct WireMessage: Equatable, Sendable {
         case seek = 3
         /// Close the file. Reply: `closed`.
         case close = 4
+        /// Render the payload (a voice name, a zero byte, UTF-8 text) at `a` words per minute. Replies:
+        /// `samples` (16-bit mono, `c` frames per second) until the phrase is whole, then `done`; or `failure`.
+        case speak = 5
         // Replies (decoder -> player).
         /// The stream's shape: `a` frames per second, `b` channels, `c` bits per sample.
         case format = 10

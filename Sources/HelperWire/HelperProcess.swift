@@ -1,46 +1,49 @@
-import DecoderWire
 internal import Glibc
 
-/// `shufflebox-decoder`, the process that decodes AAC and ALAC with FFmpeg for the player (its own file says
-/// why), started when the first MP4 is next in line and kept while its `DecoderSet` lives: gapless joins
-/// between MP4 tracks never wait for a process to start. One request, one reply (`WireMessage`); every reply
-/// is awaited at most `replyTimeoutMs`, so a decoder that hangs on a hostile file costs the track, not the
-/// player. A decoder that crashed or hung is ended and reaped, and the next file starts a new one.
-final class DecoderProcess {
-    /// The program: `shufflebox-decoder` beside the running executable (`besideExecutable`).
-    let program: String
+/// A helper process of the player's, one of its own executables beside it: `shufflebox-decoder` (AAC and ALAC
+/// with FFmpeg) or `shufflebox-speech` (espeak-ng), whose own files say why each lives apart. One request,
+/// one reply (`WireMessage`) over a Unix socket that is the helper's standard input; every reply is awaited at
+/// most `replyTimeoutMs`, so a helper that hangs on hostile input costs that request, not the player. A helper
+/// that crashed or hung is ended and reaped, and the next request starts a new one.
+///
+/// Not thread-safe: one thread uses it (the audio thread, or one rendering).
+public final class HelperProcess {
+    /// The program: an executable beside the running one (`besideExecutable`).
+    public let program: String
+    /// What the helper is, for sentences ("the AAC/ALAC decoder").
+    public let role: String
     private var pid: pid_t = 0
     private var channel: WireChannel?
-    /// How long a reply may take (the first includes the process's start and FFmpeg's loading).
-    let replyTimeoutMs: Int32
-    static let defaultTimeoutMs: Int32 = 20_000
+    /// How long a reply may take (the first includes the process's start and its libraries' loading).
+    public let replyTimeoutMs: Int32
 
-    init(program: String, timeoutMs: Int32 = defaultTimeoutMs) {
+    public init(program: String, role: String, timeoutMs: Int32) {
         self.program = program
+        self.role = role
         replyTimeoutMs = timeoutMs
     }
 
     deinit { end() }
 
-    /// `shufflebox-decoder` in the folder of the running executable (`/usr/bin` on the box, `.build/release`
+    /// The executable `name` in the folder of the running executable (`/usr/bin` on the box, `.build/release`
     /// or `.build/debug` for a build and its tests).
-    static func besideExecutable() -> String {
+    public static func besideExecutable(_ name: String) -> String {
         var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &target, target.count - 1)
-        guard count > 0 else { return "/usr/bin/shufflebox-decoder" }
+        guard count > 0 else { return "/usr/bin/" + name }
         let bytes = target[..<count].map { UInt8(bitPattern: $0) }
         let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes[..<$0] } ?? []
-        return String(decoding: folder, as: UTF8.self) + "/shufflebox-decoder"
+        return String(decoding: folder, as: UTF8.self) + "/" + name
     }
 
     /// Whether the process runs (as far as this end knows).
-    var isRunning: Bool { channel != nil }
+    public var isRunning: Bool { channel != nil }
 
     /// The process's id while it runs (tests end it to see the player survive).
-    var processID: pid_t? { channel == nil ? nil : pid }
+    public var processID: Int32? { channel == nil ? nil : pid }
 
     /// Starts the process unless it runs. Wraps `socketpair` and `posix_spawn`.
-    func start() throws(DecodeFailure) {
+    public func start() throws(HelperFailure) {
         guard channel == nil else { return }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -70,8 +73,8 @@ final class DecoderProcess {
         guard status == 0 else {
             close(pair[0])
             throw failure(
-                "cannot start \(program): \(String(cString: strerror(status))); AAC and ALAC need shufflebox-decoder "
-                    + "beside shufflebox (reinstall Shufflebox)")
+                "cannot start \(role) (\(program)): \(String(cString: strerror(status))); it belongs beside "
+                    + "shufflebox (reinstall Shufflebox)")
         }
         pid = child
         channel = WireChannel(fd: pair[0])
@@ -79,22 +82,28 @@ final class DecoderProcess {
 
     /// A reply: its kind, values and (for every kind but `samples`, whose payload `receiveSamples` reads)
     /// its payload.
-    struct Reply {
-        var kind: WireMessage.Kind
-        var a: Int64
-        var b: Int64
-        var c: Int64
-        var length: Int
-        var payload: [UInt8]
+    public struct Reply: Sendable {
+        public var kind: WireMessage.Kind
+        public var a: Int64
+        public var b: Int64
+        public var c: Int64
+        public var length: Int
+        public var payload: [UInt8]
     }
 
     /// Sends `request` (starting the process if needed) and waits for the reply's header and, but for
     /// samples, its payload. A failed exchange ends the process and throws, naming `file`.
-    func ask(_ request: WireMessage, file: String) throws(DecodeFailure) -> Reply {
+    public func ask(_ request: WireMessage, file: String) throws(HelperFailure) -> Reply {
         try start()
-        guard let channel else { throw failure("no decoder process") }
+        guard let channel else { throw failure("\(role) is not running") }
+        do throws(WireError) { try channel.send(request) } catch { throw lost(error, file: file) }
+        return try next(file: file)
+    }
+
+    /// Waits for the next reply to the request under way (a `speak` request has several), as `ask` does.
+    public func next(file: String) throws(HelperFailure) -> Reply {
+        guard let channel else { throw failure("\(role) is not running") }
         do throws(WireError) {
-            try channel.send(request)
             guard let header = try channel.receiveHeader(timeoutMs: replyTimeoutMs) else { throw .closed }
             var reply = Reply(kind: header.kind, a: header.a, b: header.b, c: header.c, length: header.length, payload: [])
             if header.kind != .samples {
@@ -110,8 +119,8 @@ final class DecoderProcess {
     }
 
     /// Reads a `samples` reply's payload into `bytes` (exactly its announced length).
-    func receiveSamples(into bytes: UnsafeMutableRawBufferPointer, file: String) throws(DecodeFailure) {
-        guard let channel else { throw failure("no decoder process") }
+    public func receiveSamples(into bytes: UnsafeMutableRawBufferPointer, file: String) throws(HelperFailure) {
+        guard let channel else { throw failure("\(role) is not running") }
         do throws(WireError) {
             try channel.receiveBytes(bytes, timeoutMs: replyTimeoutMs)
         } catch {
@@ -119,8 +128,8 @@ final class DecoderProcess {
         }
     }
 
-    /// Ends the process (it holds nothing worth keeping: the next file starts a new one) and reaps it.
-    func end() {
+    /// Ends the process (it holds nothing worth keeping: the next request starts a new one) and reaps it.
+    public func end() {
         guard let channel else { return }
         close(channel.fd)
         self.channel = nil
@@ -129,7 +138,7 @@ final class DecoderProcess {
     }
 
     /// A failed exchange: ends the process, and says what became of it.
-    private func lost(_ error: WireError, file: String) -> DecodeFailure {
+    private func lost(_ error: WireError, file: String) -> HelperFailure {
         let what: String
         switch error {
         case .closed:
@@ -147,7 +156,7 @@ final class DecoderProcess {
             end()
             what = "could not be reached (\(String(cString: strerror(code)))) and was ended"
         }
-        return failure("the AAC/ALAC decoder (\(program)) \(what) on \(file)")
+        return failure("\(role) (\(program)) \(what) on \(file)")
     }
 
     /// Waits for the process to end; describes how it ended.
@@ -162,5 +171,13 @@ final class DecoderProcess {
         return "exit status \((status >> 8) & 0xFF)"
     }
 
-    private func failure(_ text: String) -> DecodeFailure { DecodeFailure(description: text, systemError: nil) }
+    private func failure(_ text: String) -> HelperFailure { HelperFailure(description: text) }
+}
+
+/// Why a helper could not be asked: it would not start, crashed, hung or answered nonsense (the sentence says
+/// which, naming the helper and what it was working on).
+public struct HelperFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
 }
