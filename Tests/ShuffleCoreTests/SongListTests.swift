@@ -50,6 +50,19 @@ import Testing
         #expect(sorted.map(\.path) == paths.sorted())
         #expect(Array(sorted) == songs.sorted { $0.path < $1.path })
     }
+
+    /// The records are moved into their order in place, cycle by cycle: a scrambled 1,000 songs (cycles of
+    /// every length, some songs already in place) come out whole, each once, in the order of `String`s.
+    @Test func sortingManySongsInPlaceKeepsEverySong() {
+        var state: UInt64 = 7
+        let songs = (0..<1_000).map { index -> SongInfo in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let folder = index % 10 == 0 ? "a" : String(state >> 40, radix: 36)
+            return SongInfo(id: Int64(index), path: "\(folder)/\(index).mp3", title: "t\(index)")
+        }
+        let sorted = SongList(songs).sortedByPath()
+        #expect(Array(sorted) == songs.sorted { $0.path < $1.path })
+    }
 }
 
 /// `albumart` and `readpicture` read only what the listing holds: a song's path exactly, or a folder above songs.

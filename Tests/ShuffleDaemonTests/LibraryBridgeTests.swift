@@ -50,6 +50,6 @@ struct LibraryBridgeTests {
         lines.set([])
         bridge.startIndexing(volume) { (report: IndexReport) in reports.update { $0.append(report) } }
         #expect(waitForLog("indexed \(root.path): \(tracks) tracks"), "\(lines.value)")
-        #expect(reports.value.last == .finished(playable: tracks))
+        #expect(reports.value.last == .finished(playable: tracks, changed: true))
     }
 }

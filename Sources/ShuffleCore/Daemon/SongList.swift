@@ -274,8 +274,11 @@ public struct SongList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The same songs, ordered by path as `String`s order.
-    public func sortedByPath() -> SongList {
+    /// The same songs, ordered by path as `String`s order. The records are moved into their order in place (an
+    /// order of indexes, then its cycles): a copy of them would be 0.7 MiB more at 10,000 songs, for a moment.
+    public consuming func sortedByPath() -> SongList {
+        var records = self.records
+        self.records = []  // `records` is then the only reference: moved in place, not copied
         var order = Array(records.indices)
         // Swift orders strings by their Unicode scalars once normalized (NFC). For ASCII, and for any two
         // paths that are both NFC, that is the order of their UTF-8 bytes; a path with other bytes (a name
@@ -293,9 +296,21 @@ public struct SongList: RandomAccessCollection, Sendable {
                 return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
             }
         }
-        return SongList(
-            records: order.map { records[$0] }, text: text, shared: shared, sharedText: sharedText,
-            sharedRefs: sharedRefs)
+        // The song at place i is the one at order[i]: each cycle of the permutation is followed once, a place
+        // marked done (order[i] = i) as it is filled.
+        for start in records.indices where order[start] != start {
+            let saved = records[start]
+            var place = start
+            while order[place] != start {
+                let from = order[place]
+                records[place] = records[from]
+                order[place] = place
+                place = from
+            }
+            records[place] = saved
+            order[place] = place
+        }
+        return SongList(records: records, text: text, shared: shared, sharedText: sharedText, sharedRefs: sharedRefs)
     }
 
     private func tag(_ place: Int32) -> String? { place < 0 ? nil : shared[Int(place)] }
@@ -335,13 +350,11 @@ public struct SongList: RandomAccessCollection, Sendable {
                     disc: numbers.disc, year: numbers.year))
         }
 
-        /// The songs gathered, the text buffer cut to its size (it grew by doubling).
+        /// The songs gathered. The text buffer is kept as it grew (by doubling): the capacity past its end was
+        /// never written, so it is address space, not memory, where a copy cut to size would be the whole text
+        /// twice at once (1.4 MiB more at 10,000 songs, for a moment).
         public consuming func finish() -> SongList {
-            let exact = [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
-                count = buffer.initialize(fromContentsOf: text)
-            }
-            return SongList(
-                records: records, text: exact, shared: shared, sharedText: sharedText, sharedRefs: sharedRefs)
+            SongList(records: records, text: text, shared: shared, sharedText: sharedText, sharedRefs: sharedRefs)
         }
 
         private mutating func append(_ string: String?) -> TextRef {

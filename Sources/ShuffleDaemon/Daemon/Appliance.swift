@@ -36,6 +36,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     /// The stick whose listing is read once its first track starts (reading it sooner, on the store's
     /// queue, would hold up the player's own first reads, and a known stick resumes within ~200 ms).
     private var listingWanted: String?
+    /// The sticks whose listing is being read now.
+    private var listingsUnderWay: Set<String> = []
     /// Earliest time (monotonic ns) the shuffle may grow again while a stick is being indexed.
     private var nextGrowth: UInt64 = 0
     /// How often the shuffle grows while indexing.
@@ -229,14 +231,20 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 player.tracksAdded()
             }
             server?.notify([.database])
-        case .finished(let playable):
+        case .finished(let playable, let changed):
             trackCount[volumeID] = playable
             if announcedIndexing.remove(volumeID) != nil {
                 speaker?.handle(.indexed(volumeID: volumeID, playable: playable))
             }
             if machine.active?.id == volumeID {
                 player.tracksAdded()
-                refreshListing(volumeID)
+                // A run that wrote nothing leaves the listing as it was read (or is about to be, once the first
+                // samples are out): reading it again would hold two listings at once (2 MiB at 10,000 songs) for
+                // nothing, just when a known stick is plugged back.
+                let coming = listingWanted == volumeID || listingsUnderWay.contains(volumeID)
+                if changed || (!coming && library.listing(volumeID: volumeID) == nil) {
+                    refreshListing(volumeID)
+                }
             }
             apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
         case .failed(let reason):
@@ -419,8 +427,12 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// Reads the active stick's listing again in the background; clients hear of it when it is in.
     private func refreshListing(_ volumeID: String) {
+        listingsUnderWay.insert(volumeID)
         library.refreshListing(volumeID: volumeID) { [loop] in
-            loop.post { [weak self] in self?.server?.notify([.database, .playlist]) }
+            loop.post { [weak self] in
+                self?.listingsUnderWay.remove(volumeID)
+                self?.server?.notify([.database, .playlist])
+            }
         }
     }
 

@@ -7,8 +7,9 @@ enum IndexReport: Sendable, Equatable {
     case firstPlayable
     /// More tracks arrived (the shuffle grows).
     case progress(playable: Int)
-    /// Indexing ended with this many playable tracks.
-    case finished(playable: Int)
+    /// Indexing ended with this many playable tracks; `changed`: the run wrote to the index (a stick plugged
+    /// back unchanged did not, and its listing, read as music started, is current).
+    case finished(playable: Int, changed: Bool)
     /// Indexing failed; the reason is for a person.
     case failed(String)
     /// After a finished run, this many estimated lengths were walked in full and stored.
@@ -95,7 +96,7 @@ protocol ApplianceLibrary: AnyObject {
     /// Every playable track of the stick, from memory, by path.
     func songs(volumeID: String) -> SongList
     /// Reads the stick's listing again in the background (after an index run added to it); `done` is
-    /// called on some thread once the new listing is in memory.
+    /// called on some thread once the new listing is in memory (or could not be read: that is logged).
     func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void)
     /// `search`/`find` over a stick's index, waited for (at most a few seconds: inside a command list).
     func search(volumeID: String, _ constraints: [SearchConstraint], exact: Bool) throws(MPDError) -> [SongInfo]

@@ -170,7 +170,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                         "indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
                     )
                     if summary.tracks > 0 && !announced { report(.firstPlayable) }
-                    report(.finished(playable: summary.tracks))
+                    report(.finished(playable: summary.tracks, changed: summary.wroteAnything))
                     // Music plays by now: the lengths the first probe estimated are walked in full, on this
                     // thread, until done or until this stick's run is cancelled.
                     let refined = try indexer.refineEstimates(key: key)
@@ -269,6 +269,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 done()
             } catch {
                 log.warning("could not read the listing of \(volumeID): \(error)")
+                done()
             }
         }
     }
