@@ -140,6 +140,14 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the column's bytes in place (valid only during the call; empty for NULL). Wraps
+    /// `sqlite3_column_blob`.
+    public func withBlob<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = pointer == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
+        return body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     /// The column as bytes (empty for NULL). Wraps `sqlite3_column_blob`.
     public func blob(at column: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(handle, column) else { return [] }

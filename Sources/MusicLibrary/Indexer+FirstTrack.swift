@@ -16,8 +16,8 @@ extension Indexer {
         private var attempts = Indexer.firstTrackAttempts
 
         /// Starts looking when no file of `known` is playable.
-        init(known: [PathBytes: LibraryDatabase.KnownFile]) {
-            isWanted = !known.values.contains { $0.status == .ok }
+        init(known: KnownFiles) {
+            isWanted = !known.hasPlayable
         }
 
         /// Probes `entry` if it may be the first track and writes what it is. True when `entry` is done

@@ -70,7 +70,7 @@ public struct Indexer {
         var summary = IndexSummary()
         var counters = IndexProgress()
         // Read before writing anything: a missing root must fail before the database is touched.
-        var known: [PathBytes: LibraryDatabase.KnownFile] = [:]
+        var known = KnownFiles()
         if let existing = try database.existingVolume(key: key) { known = try database.knownFiles(of: existing) }
 
         var work: [Work] = []
@@ -84,7 +84,7 @@ public struct Indexer {
             counters.filesSeen += 1
             if counters.filesSeen % 256 == 0 { progress(counters) }
             guard !prober.isIgnored(entry.path) else { return }
-            if let file = known.removeValue(forKey: entry.path) {
+            if let file = known.take(entry.path) {
                 if file.size != entry.size || file.mtimeNs != entry.mtimeNs || file.wasUnreadable {
                     work.append(.update(id: file.id, entry, isMove: false))
                 }
@@ -113,8 +113,8 @@ public struct Indexer {
 
         // What is left in `known` vanished (or is now ignored by extension). Pair unambiguous moves, but only
         // after a complete walk: otherwise the "vanished" file may simply be in a folder that was not read.
-        var vanished = known
-        known = [:]
+        var vanished = known.untaken()
+        known = KnownFiles()
         if walked.isComplete {
             work += pairMoves(fresh: fresh, vanished: &vanished, summary: &summary)
         } else {

@@ -147,22 +147,22 @@ public final class LibraryDatabase {
     // MARK: - Files
 
     /// Every file row of `volume`, by relative path: read once per index run.
-    public func knownFiles(of volume: VolumeRef) throws(LibraryError) -> [PathBytes: KnownFile] {
-        try wrap { () throws(SQLiteError) -> [PathBytes: KnownFile] in
+    func knownFiles(of volume: VolumeRef) throws(LibraryError) -> KnownFiles {
+        try wrap { () throws(SQLiteError) -> KnownFiles in
             try withStatement(
                 "SELECT path, id, size, mtime_ns, status, CASE WHEN reason LIKE 'cannot read: %' THEN reason END "
-                    + "FROM files WHERE volume_id = ?1"
+                    + "FROM files WHERE volume_id = ?1 ORDER BY path"
             ) {
                 statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
-                var result: [PathBytes: KnownFile] = [:]
-                result.reserveCapacity(try fileCount(of: volume))
+                var result = KnownFiles(expectedCount: try fileCount(of: volume))
                 while try statement.step() == .row {
                     let status = FileStatus(rawValue: statement.text(at: 4) ?? "") ?? .unplayable
-                    result[PathBytes(statement.blob(at: 0))] = KnownFile(
+                    let file = KnownFile(
                         id: statement.int64(at: 1), size: statement.int64(at: 2), mtimeNs: statement.int64(at: 3),
                         status: status,
                         wasUnreadable: statement.text(at: 5).map { Indexer.vanishReasons.contains($0) } ?? false)
+                    statement.withBlob(at: 0) { result.add(path: $0, file) }
                 }
                 return result
             }
