@@ -250,11 +250,18 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             do {
                 // Each row becomes a song as it is read: the entries (every tag, gain and reason) are never all
                 // in memory at once beside the listing still in use.
+                // The text a song takes, as the listing being replaced has it (paths and titles are alike on one
+                // stick), else a generous guess: room reserved is only address space until it is written.
+                let perSong = listings.withLock { listings -> Int in
+                    guard let songs = listings[volumeID]?.songs, songs.count >= 100 else { return 192 }
+                    return songs.textBytes / songs.count + 8
+                }
                 let builder = try await store.perform { database throws(LibraryError) -> SongList.Builder in
                     guard let volume = try database.existingVolume(key: volumeID) else {
                         return SongList.Builder(expectedCount: 0)
                     }
-                    var builder = SongList.Builder(expectedCount: try database.counts(of: volume).tracks)
+                    let count = try database.counts(of: volume).tracks
+                    var builder = SongList.Builder(expectedCount: count, expectedTextBytes: count * perSong)
                     try database.forEachEntry(of: volume) { entry in
                         if entry.status == .ok { builder.add(Self.song(entry)) }
                     }
