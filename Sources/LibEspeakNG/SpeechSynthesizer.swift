@@ -1,8 +1,8 @@
 internal import CEspeakNG
 import LibPThread
 
-/// libespeak-ng in this process, synchronous: text and a voice in, 16-bit mono PCM out. No helper
-/// process, no audio device, no file (`ENOUTPUT_MODE_SYNCHRONOUS`: `espeak_ng_Synthesize` returns when
+/// libespeak-ng in the calling process (`shufflebox-speech`), synchronous: text and a voice in, 16-bit mono
+/// PCM out. No process of espeak-ng's own, no audio device, no file (`ENOUTPUT_MODE_SYNCHRONOUS`: `espeak_ng_Synthesize` returns when
 /// the text is spoken, having handed every buffer to the callback on the calling thread).
 ///
 /// libespeak-ng keeps its state in globals (one voice, one callback, one output), so there is one

@@ -11,7 +11,7 @@ import Glibc
 import HelperWire
 import LibEspeakNG
 
-let channel = HelperSide.playerChannel("shufflebox-speech", purpose: "renders the phrases (try `shufflebox say`)")
+let channel = HelperSide.playerChannel("shufflebox-speech", purpose: "renders spoken phrases")
 
 func failure(_ text: String) -> WireMessage { WireMessage(.failure, payload: Array(text.utf8)) }
 

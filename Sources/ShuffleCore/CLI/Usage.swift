@@ -81,7 +81,7 @@ public enum Usage {
             return """
                 usage: shufflebox say TEXT... [--device PCM] [--voice LANG] [--volume V]
 
-                Speaks TEXT with the box's own voice (espeak-ng, in this process): each part in the
+                Speaks TEXT with the box's own voice (espeak-ng, in shufflebox-speech): each part in the
                 voice of its script (Japanese, Russian, Greek, ...), Latin script in LANG. The way to
                 test a board's speaker.
                   --device PCM     the ALSA device (default: default)
