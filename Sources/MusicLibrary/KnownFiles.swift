@@ -19,7 +19,10 @@ struct KnownFiles {
     /// Files not taken yet.
     private(set) var count = 0
 
-    init(expectedCount: Int = 0) { records.reserveCapacity(expectedCount) }
+    init(expectedCount: Int = 0, expectedPathBytes: Int = 0) {
+        records.reserveCapacity(expectedCount)
+        text.reserveCapacity(expectedPathBytes)
+    }
 
     /// No file is left untaken.
     var isEmpty: Bool { count == 0 }

@@ -155,7 +155,8 @@ public final class LibraryDatabase {
             ) {
                 statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
-                var result = KnownFiles(expectedCount: try fileCount(of: volume))
+                let (count, pathBytes) = try fileCount(of: volume)
+                var result = KnownFiles(expectedCount: count, expectedPathBytes: pathBytes)
                 while try statement.step() == .row {
                     let status = FileStatus(rawValue: statement.text(at: 4) ?? "") ?? .unplayable
                     let file = KnownFile(
@@ -169,12 +170,14 @@ public final class LibraryDatabase {
         }
     }
 
-    /// The number of file rows of `volume` (playable, unplayable and ignored), to size `knownFiles` up front.
-    private func fileCount(of volume: VolumeRef) throws(SQLiteError) -> Int {
-        try withStatement("SELECT count(*) FROM files WHERE volume_id = ?1") { statement throws(SQLiteError) in
+    /// The number of file rows of `volume` (playable, unplayable and ignored) and the bytes of their paths,
+    /// to size `knownFiles` up front: grown by doubling, its buffers were briefly half as big again.
+    private func fileCount(of volume: VolumeRef) throws(SQLiteError) -> (files: Int, pathBytes: Int) {
+        try withStatement("SELECT count(*), total(length(path)) FROM files WHERE volume_id = ?1") {
+            statement throws(SQLiteError) in
             try statement.bind(volume.id, at: 1)
-            guard try statement.step() == .row else { return 0 }
-            return Int(statement.int64(at: 0))
+            guard try statement.step() == .row else { return (0, 0) }
+            return (Int(statement.int64(at: 0)), Int(statement.int64(at: 1)))
         }
     }
 
