@@ -52,4 +52,48 @@ struct LibraryBridgeTests {
         #expect(waitForLog("indexed \(root.path): \(tracks) tracks"), "\(lines.value)")
         #expect(reports.value.last == .finished(playable: tracks, changed: true))
     }
+
+    @Test func aStickThatGoesAwayTakesItsListingAlongEvenOneStillBeingRead() throws {
+        let root = scratch.appending("stick")
+        try TestLibrary.generate(at: root, tracks: 30, seed: 3, formats: .same, broken: 0, extras: false, seconds: 1)
+        let lines = self.lines
+        let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
+        let bridge = try LibraryBridge(path: scratch.path + "/library.db", log: log)
+        let volume = DaemonMachine.Volume(id: "uuid:listing-stick", mountPoint: root.path)
+        bridge.startIndexing(volume) { _ in }
+        #expect(waitForLog("indexed \(root.path): 30 tracks"), "\(lines.value)")
+        let read = DispatchSemaphore(value: 0)
+        bridge.refreshListing(volumeID: volume.id) { read.signal() }
+        #expect(read.wait(timeout: .now() + 30) == .success)
+        #expect(bridge.songs(volumeID: volume.id).count == 30)
+
+        // Unplugged: nothing of it is held until it is back.
+        bridge.forgetListing(volumeID: volume.id)
+        #expect(bridge.listing(volumeID: volume.id) == nil)
+        #expect(bridge.counts(volumeID: volume.id) == LibraryCounts())
+
+        // A read asked for before it went away ends after: it is dropped, not kept for a stick that is gone.
+        // (The store's queue is held meanwhile, so the read cannot end before the stick leaves.)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let store = bridge.store
+        Task {
+            try await store.perform { _ throws(LibraryError) in
+                holding.signal()
+                release.wait()
+            }
+        }
+        #expect(holding.wait(timeout: .now() + 30) == .success)
+        bridge.refreshListing(volumeID: volume.id) { read.signal() }
+        bridge.forgetListing(volumeID: volume.id)
+        release.signal()
+        #expect(read.wait(timeout: .now() + 30) == .success)
+        #expect(bridge.listing(volumeID: volume.id) == nil)
+        #expect(waitForLog("dropped the listing of \(volume.id)"), "\(lines.value)")
+
+        // Plugged back: read again, once.
+        bridge.refreshListing(volumeID: volume.id) { read.signal() }
+        #expect(read.wait(timeout: .now() + 30) == .success)
+        #expect(bridge.songs(volumeID: volume.id).count == 30)
+    }
 }

@@ -36,6 +36,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     /// The stick whose listing is read once its first track starts (reading it sooner, on the store's
     /// queue, would hold up the player's own first reads, and a known stick resumes within ~200 ms).
     private var listingWanted: String?
+    /// The stick whose listing is read when its index run ends (a known stick, its first samples out).
+    private var listingAfterIndex: String?
     /// The sticks whose listing is being read now.
     private var listingsUnderWay: Set<String> = []
     /// Earliest time (monotonic ns) the shuffle may grow again while a stick is being indexed.
@@ -242,13 +244,20 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 // samples are out): reading it again would hold two listings at once (2 MiB at 10,000 songs) for
                 // nothing, just when a known stick is plugged back.
                 let coming = listingWanted == volumeID || listingsUnderWay.contains(volumeID)
-                if changed || (!coming && library.listing(volumeID: volumeID) == nil) {
+                if listingAfterIndex == volumeID {
+                    listingAfterIndex = nil
+                    refreshListing(volumeID)
+                } else if changed || (!coming && library.listing(volumeID: volumeID) == nil) {
                     refreshListing(volumeID)
                 }
             }
             apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
         case .failed(let reason):
             log.warning(reason)
+            if listingAfterIndex == volumeID {
+                listingAfterIndex = nil
+                refreshListing(volumeID)
+            }
             announcedIndexing.remove(volumeID)
             apply(machine.handle(.indexed(volumeID: volumeID, playable: trackCount[volumeID] ?? 0)))
         case .lengthsRefined:
@@ -272,7 +281,14 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             noticeQueueChange()
             if let volumeID = listingWanted {
                 listingWanted = nil
-                refreshListing(volumeID)
+                if machine.indexing.contains(volumeID) && machine.active?.known == true {
+                    // A known stick's index run only looks its files over (under a second at 10,000) while
+                    // it holds what the database knew of them: the listing is read once it is over, so that
+                    // the two are never in memory together.
+                    listingAfterIndex = volumeID
+                } else {
+                    refreshListing(volumeID)
+                }
             }
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
         case .deviceRecovered: apply(machine.handle(.deviceRecovered))
@@ -305,6 +321,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 }
             case .stopIndexing(let id):
                 library.stopIndexing(volumeID: id)
+                // The stick went away: its listing is read again if it comes back, never held twice.
+                library.forgetListing(volumeID: id)
+                if listingAfterIndex == id { listingAfterIndex = nil }
             case .startPlayback(let volume, let paused, let level, let rampIn):
                 let stick = sticks[volume.id] ?? StickStations()
                 player.start(

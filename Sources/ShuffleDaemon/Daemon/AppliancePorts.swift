@@ -87,6 +87,9 @@ protocol ApplianceLibrary: AnyObject {
     func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void)
     /// Stops indexing a stick that went away.
     func stopIndexing(volumeID: String)
+    /// Lets go of the listing of a stick that went away (and of any read of it under way): it is read again
+    /// when the stick is back, so that it is never held twice.
+    func forgetListing(volumeID: String)
     /// Counts for `stats`, from memory (never a query on the loop's thread).
     func counts(volumeID: String) -> LibraryCounts
     /// One playable track of the stick, from memory (nil until the listing is loaded).

@@ -25,7 +25,17 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     private let damage = Locked<(warning: String?, handler: (@Sendable () -> Void)?)>((nil, nil))
     /// Each stick's playable tracks in memory, for the queue, song lists and `stats`: the loop thread
     /// answers from here and never waits on a query (a 100,000-track count or listing takes a while).
-    private let listings = Locked<[String: LibraryListing]>([:])
+    private let listings = Locked<Listings>(Listings())
+
+    /// The listings of the sticks present, and what is remembered of those that went away.
+    private struct Listings {
+        var byVolume: [String: LibraryListing] = [:]
+        /// The text a song took in each stick's last listing (its paths and titles are alike), to reserve
+        /// the next one's at once: kept when the stick goes away, a few bytes where the listing was 1.3 MB.
+        var textPerSong: [String: Int] = [:]
+        /// How many times each stick went away: a listing read that began before it left is not kept.
+        var departures: [String: Int] = [:]
+    }
 
     /// Opens (creating) the database at `path`; a damaged one is moved aside and replaced, now or whenever
     /// SQLite later finds it damaged (the index is rebuilt from the sticks; resume points are lost).
@@ -203,6 +213,14 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         measurements.withLock { $0.removeValue(forKey: volumeID)?.cancel() }
     }
 
+    func forgetListing(volumeID: String) {
+        let held = listings.withLock { listings -> Bool in
+            listings.departures[volumeID, default: 0] += 1
+            return listings.byVolume.removeValue(forKey: volumeID) != nil
+        }
+        if held { MallocArenas.releaseFreePages() }
+    }
+
     /// Measures the loudness of the stick's tracks without a gain tag on a low-priority thread of its own
     /// (`LoudnessScan`), after its index run: one pass per stick at a time.
     private func startMeasuring(key: String, volume: DaemonMachine.Volume) {
@@ -226,36 +244,36 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func counts(volumeID: String) -> LibraryCounts {
-        listings.withLock { $0[volumeID]?.counts } ?? LibraryCounts()
+        listings.withLock { $0.byVolume[volumeID]?.counts } ?? LibraryCounts()
     }
 
     func song(volumeID: String, id: Int64) -> SongInfo? {
-        listings.withLock { $0[volumeID]?[id: id] }
+        listings.withLock { $0.byVolume[volumeID]?[id: id] }
     }
 
     /// The stick's listing as it is now (a value: it stays whole while a newer one replaces it).
     func listing(volumeID: String) -> LibraryListing? {
-        listings.withLock { $0[volumeID] }
+        listings.withLock { $0.byVolume[volumeID] }
     }
 
     func songs(volumeID: String) -> SongList {
-        listings.withLock { $0[volumeID]?.songs } ?? SongList()
+        listings.withLock { $0.byVolume[volumeID]?.songs } ?? SongList()
     }
 
     func refreshListing(volumeID: String, done: @escaping @Sendable () -> Void) {
         let store = self.store
         let listings = self.listings
         let log = self.log
+        // The text a song takes, as the stick's last listing had it (paths and titles are alike on one stick),
+        // else a generous guess: room reserved is only address space until it is written. And whether the
+        // stick leaves before the read is over, from now on.
+        let (perSong, departures) = listings.withLock { listings in
+            (listings.textPerSong[volumeID] ?? 192, listings.departures[volumeID, default: 0])
+        }
         Task(executorPreference: listingExecutor) {
             do {
                 // Each row becomes a song as it is read: the entries (every tag, gain and reason) are never all
                 // in memory at once beside the listing still in use.
-                // The text a song takes, as the listing being replaced has it (paths and titles are alike on one
-                // stick), else a generous guess: room reserved is only address space until it is written.
-                let perSong = listings.withLock { listings -> Int in
-                    guard let songs = listings[volumeID]?.songs, songs.count >= 100 else { return 192 }
-                    return songs.textBytes / songs.count + 8
-                }
                 let builder = try await store.perform { database throws(LibraryError) -> SongList.Builder in
                     guard let volume = try database.existingVolume(key: volumeID) else {
                         return SongList.Builder(expectedCount: 0)
@@ -269,7 +287,15 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     return builder
                 }
                 let listing = LibraryListing(builder)
-                listings.withLock { $0[volumeID] = listing }
+                let songs = listing.songs
+                let kept = listings.withLock { listings -> Bool in
+                    // The stick went away while it was read: keeping it would hold it until the stick is back.
+                    guard listings.departures[volumeID, default: 0] == departures else { return false }
+                    listings.byVolume[volumeID] = listing
+                    if songs.count >= 100 { listings.textPerSong[volumeID] = songs.textBytes / songs.count + 8 }
+                    return true
+                }
+                if !kept { log.debug("dropped the listing of \(volumeID) read while it went away") }
                 // The rows read, the pages SQLite cached for them and the listing replaced were small blocks spread
                 // through the heap: what they freed would otherwise stay the daemon's.
                 MallocArenas.releaseFreePages()
