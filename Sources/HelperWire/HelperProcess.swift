@@ -1,7 +1,8 @@
 internal import Glibc
 
 /// A helper process of the player's, one of its own executables beside it: `shufflebox-decoder` (AAC and ALAC
-/// with FFmpeg) or `shufflebox-speech` (espeak-ng), whose own files say why each lives apart. One request,
+/// with FFmpeg), `shufflebox-speech` (espeak-ng) or `shufflebox measure-loudness` (the loudness scan), whose
+/// own files say why each lives apart. One request,
 /// one reply (`WireMessage`) over a Unix socket that is the helper's standard input; every reply is awaited at
 /// most `replyTimeoutMs`, so a helper that hangs on hostile input costs that request, not the player. A helper
 /// that crashed or hung is ended and reaped, and the next request starts a new one.
@@ -12,13 +13,16 @@ public final class HelperProcess {
     public let program: String
     /// What the helper is, for sentences ("the AAC/ALAC decoder").
     public let role: String
+    /// The words after the program's name (`measure-loudness` makes `shufflebox` the loudness scan's helper).
+    public let arguments: [String]
     private var pid: pid_t = 0
     private var channel: WireChannel?
     /// How long a reply may take (the first includes the process's start and its libraries' loading).
     public let replyTimeoutMs: Int32
 
-    public init(program: String, role: String, timeoutMs: Int32) {
+    public init(program: String, arguments: [String] = [], role: String, timeoutMs: Int32) {
         self.program = program
+        self.arguments = arguments
         self.role = role
         replyTimeoutMs = timeoutMs
     }
@@ -65,8 +69,8 @@ public final class HelperProcess {
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
-        defer { free(argv[0]) }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, program, &actions, &attributes, &argv, environ)
         close(pair[1])

@@ -1,8 +1,9 @@
 internal import Glibc
 
 /// The messages between the player and its helpers (`HelperProcess`): `shufflebox-decoder`, which decodes AAC
-/// and ALAC with FFmpeg, and `shufflebox-speech`, which renders phrases with espeak-ng, away from the player (so
-/// that their memory and their crashes on hostile input stay out of the daemon).
+/// and ALAC with FFmpeg, `shufflebox-speech`, which renders phrases with espeak-ng, and `shufflebox
+/// measure-loudness`, which decodes and measures tracks for the loudness scan, away from the player (so that
+/// their memory and their crashes on hostile input stay out of the daemon).
 ///
 /// One request, one reply (a `speak` request: a reply per batch of samples, then `done`), over a Unix stream socket: a header of five native-endian `Int64`s (kind, three
 /// values, the length of what follows), then that many bytes. Both ends are the same binary build on the same
@@ -31,6 +32,9 @@ public struct WireMessage: Equatable, Sendable {
         /// Render the payload (a voice name, a zero byte, UTF-8 text) at `a` words per minute. Replies:
         /// `samples` (16-bit mono, `c` frames per second) until the phrase is whole, then `done`; or `failure`.
         case speak = 5
+        /// Decode the file whose path is the payload in full and measure its loudness. Replies: `progress`
+        /// every few seconds of audio, then `loudness` or `failure`.
+        case measure = 6
         // Replies (decoder -> player).
         /// The stream's shape: `a` frames per second, `b` channels, `c` bits per sample.
         case format = 10
@@ -47,6 +51,11 @@ public struct WireMessage: Equatable, Sendable {
         /// The request failed: the payload is the sentence, `a` the `errno` when the medium could not be read
         /// (else 0).
         case failure = 16
+        /// `a` frames of the file being measured are decoded so far.
+        case progress = 17
+        /// The measurement: the payload is three `Double`s, the integrated loudness in LUFS and the true peak
+        /// (each NaN when there is none) and the seconds of audio decoded.
+        case loudness = 18
     }
 
     /// The most any payload may hold: 32,768 frames of 8 channels of 32-bit samples (a path or a sentence is

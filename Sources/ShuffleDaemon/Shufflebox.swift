@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import LibLinux
 import LibPThread
+import Playback
 import ShuffleCore
 
 /// The entry point: dispatches a parsed `Command` to the code that carries it out.
@@ -41,6 +42,13 @@ public enum Shufflebox {
         case .say(let options):
             return SayCommand.run(options)
         }
+    }
+
+    /// Becomes the helper process `arguments` name, and never returns; returns at once for any other command.
+    /// `shufflebox measure-loudness` is the loudness scan's decoder (`LoudnessHelper`), which the daemon
+    /// starts with a socket as its input; started by hand it says so and exits.
+    public static func serveAsHelper(_ arguments: [String]) {
+        if arguments == [LoudnessHelper.argument] { LoudnessHelper.serve() }
     }
 
     /// Process-wide settings that must come before the first thread: call it first thing in `main.swift`,

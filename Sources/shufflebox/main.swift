@@ -2,5 +2,6 @@
 import ShuffleDaemon
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+Shufflebox.serveAsHelper(arguments)  // `shufflebox measure-loudness`, the loudness scan's helper: never returns
 Shufflebox.prepareProcess(arguments)  // first, while this is the only thread
 Shufflebox.exit(Shufflebox.runToEnd(arguments))

@@ -1,5 +1,6 @@
 import Glibc
 import MusicLibrary
+import Playback
 import ShuffleCore
 
 /// `shufflebox index DIR [--db FILE]`: brings the library database in step with a folder.
@@ -57,7 +58,8 @@ enum IndexCommand {
             let database = try LibraryDatabase(path: path, create: false)
             measured = try LoudnessScan.run(
                 database: database, key: VolumeRef.pathKey(for: root), cancellation: IndexCancellation(),
-                log: Log(label: "loudness", minimum: .warning, sink: { Terminal.error($0) }))
+                log: Log(label: "loudness", minimum: .warning, sink: { Terminal.error($0) }),
+                measurer: try LoudnessMeasurer())
         } catch let error as LibraryError {
             return LibraryOutput.report(error).code
         } catch {

@@ -9,7 +9,9 @@ import ShuffleCore
 ///
 /// It runs after the index run has reported (music is playing by then), on a thread of its own at the
 /// lowest priority (`SCHED_IDLE`), with a database connection of its own, one track at a time, each stored
-/// as soon as it is measured. It is resumable because the database is the queue: a pass cut short (the
+/// as soon as it is measured. The decoding is done by `LoudnessHelper`, a process of its own at the same
+/// priority, so that a hostile file costs its track, not the player, and the decoders' memory stays out of
+/// it (`shufflebox index --measure-loudness` decodes in its own process: it is one already). It is resumable because the database is the queue: a pass cut short (the
 /// stick pulled, the daemon stopped, the power cut) leaves the rest pending, and the next pass finds them
 /// again. A track whose file changed is written anew by the indexer, pending again, and a measurement of
 /// the old file that ends after that is dropped (`setLoudness` stores only while the file's size and time
@@ -35,9 +37,12 @@ enum LoudnessScan {
     ) {
         PThread.startDetached(name: "shufflebox-loud") {
             PThread.lowerCurrentThreadPriority()
+            let helper = LoudnessHelper()
+            defer { helper.end() }
             do {
                 let database = try LibraryDatabase(path: databasePath, create: false)
-                let summary = try run(database: database, key: key, cancellation: cancellation, log: log)
+                let summary = try run(
+                    database: database, key: key, cancellation: cancellation, log: log, measurer: helper)
                 guard !cancellation.isCancelled else { return }
                 done(summary)
             } catch {
@@ -50,14 +55,17 @@ enum LoudnessScan {
     /// One pass on the calling thread: measures every pending track of library `key` until none is left,
     /// `cancellation` is raised, or the medium cannot be read.
     static func run(
-        database: LibraryDatabase, key: String, cancellation: IndexCancellation, log: Log
+        database: LibraryDatabase, key: String, cancellation: IndexCancellation, log: Log,
+        measurer: any TrackLoudnessMeasuring
     ) throws -> Summary {
         var summary = Summary()
         guard let volume = try database.existingVolume(key: key) else { return summary }
-        let measurer = try LoudnessMeasurer()
         let isCancelled: () -> Bool = { cancellation.isCancelled }
         while !isCancelled() {
             let batch = try database.tracksToMeasure(of: volume, limit: 64)
+            // A batch's pages are read once: cached, a pass over 10,000 tracks would hold SQLite's whole page
+            // cache (512 KiB) in the daemon for its minute.
+            database.releaseCachedPages()
             if batch.isEmpty { break }
             for track in batch {
                 let path = track.path
