@@ -140,7 +140,8 @@ public final class LoudnessHelper: TrackLoudnessMeasuring {
         switch result {
         case .success(let loudness):
             guard let loudness else { throw .closed }
-            let values = [loudness.integratedLUFS ?? .nan, loudness.truePeak ?? .nan, measurer.decodedSeconds - secondsBefore]
+            let seconds = measurer.decodedSeconds - secondsBefore
+            let values = [loudness.integratedLUFS ?? .nan, loudness.truePeak ?? .nan, seconds]
             try channel.send(WireMessage(.loudness, payload: values.withUnsafeBytes { Array($0) }))
         case .failure(let error):
             let unreadable = (error as? LoudnessMeasurementError)?.unreadable ?? false

@@ -68,7 +68,8 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .nothingPlayable:
-            "no playable track in this library (every file is missing, broken or not MP3)"
+            "no playable track in this library (every file is missing, broken, or in a format Shufflebox does not "
+                + "play; `shufflebox list` says why)"
         case .deviceUnavailable(let device, let message):
             "cannot play on ALSA device '\(device)': \(message). Check --device (see `aplay -L`) and that the "
                 + "sound card or DAC is connected"
