@@ -1,4 +1,5 @@
 import Foundation
+import LibPThread
 import MusicLibrary
 import ShuffleCore
 import ShuffleTestSupport
@@ -77,7 +78,9 @@ struct LibraryBridgeTests {
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let store = bridge.store
-        Task {
+        // Started on a queue of its own: this test blocks a thread of the cooperative pool while it waits.
+        let holder = QueueExecutor(label: "test.hold-store")
+        Task(executorPreference: holder) {
             try await store.perform { _ throws(LibraryError) in
                 holding.signal()
                 release.wait()
