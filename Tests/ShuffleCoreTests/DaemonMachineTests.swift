@@ -59,6 +59,83 @@ import Testing
         #expect(machine.indexing.isEmpty)
     }
 
+    /// A new stick whose first indexed tracks all fail to decode: the player ends, and the box would stay
+    /// silent until the stick is plugged again if the tracks indexed next were not tried.
+    @Test func aPlayerThatFoundNothingPlayableWhileIndexingStartsAgainWithTheNextTracksFound() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [], lastPlayed: nil))
+        _ = machine.handle(.mounted(Self.b))
+        let start: M.Effect = .startPlayback(Self.b, paused: false, volume: 8, rampIn: false)
+        #expect(acts(machine.handle(.firstPlayable(volumeID: "uuid:B"))).first == start)
+        #expect(acts(machine.handle(.nothingPlayable(volumeID: "uuid:B"))) == [.stopPlayback, .notify([.player])])
+        #expect(machine.state == .indexing, "looking for music, not playing")
+        #expect(machine.active == Self.b)
+        #expect(machine.handle(.nothingPlayable(volumeID: "uuid:B")) == [], "reported once per player")
+        #expect(machine.handle(.action(.next)) == [], "no player to skip")
+        #expect(acts(machine.handle(.morePlayable(volumeID: "uuid:B"))) == [start, .notify([.database, .player])])
+        #expect(machine.state == .playing)
+        // Playing again, more tracks found change nothing.
+        #expect(machine.handle(.morePlayable(volumeID: "uuid:B")) == [])
+    }
+
+    @Test func theLastTracksOfTheRunAreTriedWhenNoneBeforeThemPlayed() {
+        var machine = playingNewStickB()
+        _ = machine.handle(.nothingPlayable(volumeID: "uuid:B"))
+        #expect(
+            acts(machine.handle(.indexed(volumeID: "uuid:B", playable: 30))) == [
+                .notify([.database, .update]), .startPlayback(Self.b, paused: false, volume: 8, rampIn: false),
+                .notify([.player]),
+            ])
+        #expect(machine.state == .playing)
+        // None of those plays either, and the index is done: the stick has no music; another stick plays.
+        let effects = machine.handle(.nothingPlayable(volumeID: "uuid:B"))
+        #expect(acts(effects) == [.stopPlayback, .notify([.player])])
+        #expect(effects.contains { if case .log(.notice, let line) = $0 { line.contains("uuid:B") } else { false } })
+        #expect(machine.state == .noLibrary)
+        #expect(machine.active == nil)
+    }
+
+    @Test func aStickWithNothingPlayableHandsOverToAnotherThatPlays() {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))
+        _ = machine.handle(.indexed(volumeID: "uuid:A", playable: 10))
+        _ = machine.handle(.mounted(Self.b))
+        _ = machine.handle(.firstPlayable(volumeID: "uuid:B"))
+        _ = machine.handle(.indexed(volumeID: "uuid:B", playable: 3))
+        // The first end comes after the run's last tracks were found: they are tried once more.
+        #expect(acts(machine.handle(.nothingPlayable(volumeID: "uuid:B"))).last == .notify([.player]))
+        #expect(machine.active == Self.b)
+        let effects = acts(machine.handle(.nothingPlayable(volumeID: "uuid:B")))
+        #expect(effects.first == .stopPlayback)
+        #expect(effects.contains { if case .startPlayback(Self.a, _, _, _) = $0 { true } else { false } })
+        #expect(machine.active == Self.a)
+    }
+
+    /// The index's last tracks may reach the loop just before the player's end, which then never heard of
+    /// them: the player is started once more to try them, and only a player that saw them all gives up.
+    @Test func tracksFoundWhileThePlayerRanAreTriedBeforeGivingUp() {
+        var machine = playingNewStickB()
+        _ = machine.handle(.indexed(volumeID: "uuid:B", playable: 30))
+        let start: M.Effect = .startPlayback(Self.b, paused: false, volume: 8, rampIn: false)
+        let ended = acts(machine.handle(.nothingPlayable(volumeID: "uuid:B")))
+        #expect(ended == [.stopPlayback, start, .notify([.player])])
+        #expect(machine.state == .playing)
+        #expect(acts(machine.handle(.nothingPlayable(volumeID: "uuid:B"))) == [.stopPlayback, .notify([.player])])
+        #expect(machine.state == .noLibrary)
+        // A player that was stopped (another stick, an unplug) reports nothing the machine acts on.
+        #expect(machine.handle(.nothingPlayable(volumeID: "uuid:B")) == [])
+        #expect(machine.handle(.nothingPlayable(volumeID: "uuid:Z")) == [])
+    }
+
+    /// A machine playing the new stick B from its first playable track, its index run still going.
+    private func playingNewStickB() -> M {
+        var machine = M(settings: Self.settings)
+        _ = machine.handle(.started(present: [], lastPlayed: nil))
+        _ = machine.handle(.mounted(Self.b))
+        _ = machine.handle(.firstPlayable(volumeID: "uuid:B"))
+        return machine
+    }
+
     @Test func unplugStopsSavesAndWaits() {
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [Self.a], lastPlayed: nil))

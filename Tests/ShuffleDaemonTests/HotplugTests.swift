@@ -153,4 +153,34 @@ struct HotplugTests {
             }
         }
     }
+
+    /// The songs of a known stick were all replaced on a computer. The player resumes the stored order at
+    /// once, finds none of its files and ends; the new songs are indexed a moment later. They must play:
+    /// before, the box stayed silent until the stick was plugged again (the index's news went to a player
+    /// that had ended). A new stick whose first indexed files do not decode takes the same path.
+    @Test func aKnownStickWhoseSongsWereAllReplacedPlaysTheNewOnes() throws {
+        let old = try DaemonHarness.library(tracks: 1, seconds: 10)
+        let new = try DaemonHarness.library(tracks: 24, seconds: 2)
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.plug(old)
+        #expect(DaemonHarness.wait(seconds: 10) { daemon.trackPath() != nil }, "\(daemon.log)")
+        try daemon.unplug()
+        #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "no-library" })
+        // On the computer: the old song deleted, a new album copied in its own folder.
+        let staging = daemon.directory.appending("staging-stick")
+        try FileManager.default.removeItem(at: staging)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try DaemonHarness.shell("cp", ["-a", new.path, staging.appendingPathComponent("New album").path])
+        try daemon.plug(old)
+        let playing = DaemonHarness.wait(seconds: 10) { daemon.trackPath()?.hasPrefix("New album/") == true }
+        #expect(playing, "the new songs do not play:\n\(daemon.log)")
+        #expect(daemon.state() == "playing")
+        // Whether the player ended before the index found the new songs (the case this is about) or heard of
+        // them in time, the log says which.
+        let ended = daemon.log.contains("found so far") || daemon.log.contains("found meanwhile")
+        let how = ended ? "ended before the new songs were indexed" : "heard of them in time"
+        print("replaced songs: the first player \(how)")
+        #expect(daemon.stop() == 0)
+    }
 }

@@ -71,6 +71,11 @@ public struct DaemonMachine: Sendable {
         case unmounted(mountPoint: String)
         /// The indexer found the first playable track of a stick.
         case firstPlayable(volumeID: String)
+        /// The indexer found more playable tracks of a stick (a chunk of them is in the index).
+        case morePlayable(volumeID: String)
+        /// The player of a stick found none of its tracks playable (every one it was given failed to
+        /// decode), and stopped.
+        case nothingPlayable(volumeID: String)
         /// The indexer finished a stick; `playable` tracks in total.
         case indexed(volumeID: String, playable: Int)
         /// A button or client asked for something.
@@ -145,6 +150,9 @@ public struct DaemonMachine: Sendable {
     /// Sticks being indexed.
     public private(set) var indexing: Set<String> = []
     private var playable: Set<String> = []
+    /// Whether the index of the stick playing found tracks since its player started: a player that then
+    /// finds nothing playable may have stopped before it heard of them.
+    private var foundSinceStart = false
     private var paused: Bool
     private var deviceError: String?
 
@@ -222,27 +230,54 @@ public struct DaemonMachine: Sendable {
                 effects += activate(next, rampIn: false)
             }
             return effects + [.notify([.database, .player])]
-        case .firstPlayable(let id):
-            guard !playable.contains(id) else { return [] }
+        case .firstPlayable(let id), .morePlayable(let id):
+            guard !playable.contains(id) else {
+                if active?.id == id { foundSinceStart = true }
+                return []
+            }
+            // The first track, or more after none of those found before played: music (again).
             playable.insert(id)
             guard let active, active.id == id else { return [.notify([.database])] }
             return startEffects(active, rampIn: false) + [.notify([.database, .player])]
         case .indexed(let id, let count):
             indexing.remove(id)
             var effects: [Effect] = [.notify([.database, .update])]
+            if count > 0 && !playable.contains(id), let active, active.id == id {
+                // Waiting since none of the tracks found so far played: the last of the run may.
+                playable.insert(id)
+                return effects + startEffects(active, rampIn: false) + [.notify([.player])]
+            }
+            if active?.id == id { foundSinceStart = true }
             guard count == 0 else { return effects }
             playable.remove(id)
             effects.append(.log(.notice, "no playable audio on stick \(id); waiting for another"))
             if active?.id == id {
                 effects.append(.stopPlayback)
-                active = nil
-                if let other = successor(requirePlayable: true) {
-                    volume = clamp(other.storedVolume ?? volume, for: other)
-                    effects += activate(other, rampIn: false)
-                }
-                effects.append(.notify([.player]))
+                effects += giveUpOnActive()
             }
             return effects
+        case .nothingPlayable(let id):
+            guard let active, active.id == id, playable.contains(id) else { return [] }
+            // Without this the box would stay silent until the stick is plugged again: the player has ended,
+            // and the tracks the index finds next would go to no one.
+            var effects: [Effect] = [.stopPlayback]
+            if foundSinceStart {
+                return effects + [.log(.info, "trying the tracks of \(active.mountPoint) found meanwhile")]
+                    + startEffects(active, rampIn: false) + [.notify([.player])]
+            }
+            playable.remove(id)
+            if indexing.contains(id) {
+                return effects + [
+                    .log(
+                        .notice,
+                        "none of the tracks found so far on \(active.mountPoint) plays; music starts with the next ones indexing finds"
+                    ),
+                    .notify([.player]),
+                ]
+            }
+            effects.append(
+                .log(.notice, "no playable audio on stick \(id): none of its tracks plays; waiting for another"))
+            return effects + giveUpOnActive()
         case .action(let action):
             return perform(action)
         case .trackStarted:
@@ -299,8 +334,20 @@ public struct DaemonMachine: Sendable {
         return startEffects(stick, rampIn: rampIn)
     }
 
-    private func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
+    /// The active stick has nothing to play: the most recent stick that has takes over, or none.
+    private mutating func giveUpOnActive() -> [Effect] {
+        active = nil
+        var effects: [Effect] = []
+        if let other = successor(requirePlayable: true) {
+            volume = clamp(other.storedVolume ?? volume, for: other)
+            effects += activate(other, rampIn: false)
+        }
+        return effects + [.notify([.player])]
+    }
+
+    private mutating func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
         guard deviceError == nil else { return [] }
+        foundSinceStart = false
         return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)] + (muted ? [.mute(true)] : [])
     }
 

@@ -233,6 +233,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 player.tracksAdded()
             }
             server?.notify([.database])
+            // After a player that found none of the tracks before playable, these are tried.
+            apply(machine.handle(.morePlayable(volumeID: volumeID)))
         case .finished(let playable, let changed):
             trackCount[volumeID] = playable
             if announcedIndexing.remove(volumeID) != nil {
@@ -296,6 +298,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             speaker?.handle(.stickPulled)
             apply(machine.handle(.unmounted(mountPoint: mountPoint)))
         case .trackSkipped: speaker?.handle(.fileSkipped)
+        case .nothingPlayable(let volumeID): apply(machine.handle(.nothingPlayable(volumeID: volumeID)))
         case .stationEmpty(let name):
             // A station whose search finds no song would leave the box silent: the whole stick plays instead.
             guard let active = machine.active, sticks[active.id]?.current != 0 else { return }

@@ -133,7 +133,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
                 case .deviceUnavailable: report(.deviceFailed("\(error)"))
                 case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
-                case .nothingPlayable: if let station { report(.stationEmpty(station.name)) }
+                case .nothingPlayable:
+                    report(station.map { PlayerReport.stationEmpty($0.name) } ?? .nothingPlayable(volumeID: volume.id))
                 case .decoderUnavailable: break
                 }
             } catch {
