@@ -183,4 +183,29 @@ struct HotplugTests {
         print("replaced songs: the first player \(how)")
         #expect(daemon.stop() == 0)
     }
+
+    /// A new stick whose first file looks whole to the index but does not decode (an Ogg Vorbis file whose
+    /// codebooks are damaged): the player started for it finds nothing to play, and the songs indexed next
+    /// play.
+    @Test func aNewStickWhoseFirstFileDoesNotDecodePlaysTheRest() throws {
+        let songs = try DaemonHarness.library(tracks: 24, seconds: 2)
+        let daemon = try DaemonHarness()
+        let staging = daemon.directory.appending("staging-stick")
+        try DaemonHarness.shell("cp", ["-a", songs.path, staging.appendingPathComponent("Songs").path], makeDir: true)
+        let whole = try AudioFixtures.make(.init(.vorbis, seconds: 1), in: staging, name: "000 first")
+        var bytes = [UInt8](try Data(contentsOf: whole))
+        // The setup header: "\u{5}vorbis", the codebook count, then each codebook's sync "BCV". A wrong sync
+        // fails the decoder's open; the index reads only the first two headers and the last page.
+        let marker: [UInt8] = [5] + Array("vorbis".utf8)
+        let setup = try #require(
+            (0...(bytes.count - 12)).first { Array(bytes[$0..<$0 + 7]) == marker && bytes[$0 + 8] == 0x42 })
+        bytes[setup + 8] ^= 0xFF
+        try Data(bytes).write(to: whole)
+        try daemon.start()
+        try daemon.plug(songs)
+        let playing = DaemonHarness.wait(seconds: 10) { daemon.trackPath()?.hasPrefix("Songs/") == true }
+        #expect(playing, "the songs after the broken file do not play:\n\(daemon.log)")
+        #expect(daemon.log.contains("000 first.ogg"), "the broken file was tried first:\n\(daemon.log)")
+        #expect(daemon.stop() == 0)
+    }
 }
