@@ -73,8 +73,8 @@ public struct DaemonMachine: Sendable {
         case firstPlayable(volumeID: String)
         /// The indexer found more playable tracks of a stick (a chunk of them is in the index).
         case morePlayable(volumeID: String)
-        /// The player of a stick found none of its tracks playable (every one it was given failed to
-        /// decode), and stopped.
+        /// The player of a stick found none of its tracks playable (every one it was given was missing or
+        /// failed to decode), and stopped.
         case nothingPlayable(volumeID: String)
         /// The indexer finished a stick; `playable` tracks in total.
         case indexed(volumeID: String, playable: Int)

@@ -30,7 +30,8 @@ enum PlayerReport: Sendable, Equatable {
     case trackSkipped
     /// The station asked for finds no playable song.
     case stationEmpty(String)
-    /// None of the tracks the player of this stick was given plays (each failed to decode): it stopped.
+    /// None of the tracks the player of this stick was given plays (each was missing or failed to decode):
+    /// it stopped.
     case nothingPlayable(volumeID: String)
 }
 
