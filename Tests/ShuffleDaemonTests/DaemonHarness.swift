@@ -192,11 +192,15 @@ final class DaemonHarness: @unchecked Sendable {
 
     private var mountedSticks: [String] = []
 
+    /// What the stick `name` holds: `plug` fills it from its library the first time and copies it onto
+    /// each new mount, so a test may change it between plugs (the stick on a computer).
+    func staging(_ name: String = "stick") -> URL { directory.appending("staging-\(name)") }
+
     /// Mounts a fresh tmpfs at `root/name` and copies `library` into it (a stick being plugged in).
     func plug(_ library: URL, as name: String = "stick") throws {
         let point = root.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-        let staging = directory.appending("staging-\(name)")
+        let staging = staging(name)
         if !FileManager.default.fileExists(atPath: staging.path) {
             try Self.shell("cp", ["-a", library.path, staging.path])
         }

@@ -168,7 +168,7 @@ struct HotplugTests {
         try daemon.unplug()
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "no-library" })
         // On the computer: the old song deleted, a new album copied in its own folder.
-        let staging = daemon.directory.appending("staging-stick")
+        let staging = daemon.staging()
         try FileManager.default.removeItem(at: staging)
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         try DaemonHarness.shell("cp", ["-a", new.path, staging.appendingPathComponent("New album").path])
@@ -190,7 +190,7 @@ struct HotplugTests {
     @Test func aNewStickWhoseFirstFileDoesNotDecodePlaysTheRest() throws {
         let songs = try DaemonHarness.library(tracks: 24, seconds: 2)
         let daemon = try DaemonHarness()
-        let staging = daemon.directory.appending("staging-stick")
+        let staging = daemon.staging()
         try DaemonHarness.shell("cp", ["-a", songs.path, staging.appendingPathComponent("Songs").path], makeDir: true)
         let whole = try AudioFixtures.make(.init(.vorbis, seconds: 1), in: staging, name: "000 first")
         var bytes = [UInt8](try Data(contentsOf: whole))
