@@ -39,6 +39,7 @@ test:
 	@scripts/install-deps test
 	$(SWIFT) build
 	$(SWIFT) test
+	@scripts/check-overlays
 
 # Builds, makes a small sample library unless LIBRARY=DIR is given, indexes it and plays it shuffled.
 demo:
