@@ -1,8 +1,9 @@
 // Linux-only file-descriptor APIs that Swift's Glibc module does not export: signalfd(2),
-// timerfd_create(2) and eventfd(2). Header-only; no library to link (they live in libc).
+// timerfd_create(2), eventfd(2) and inotify(7). Header-only; no library to link (they live in libc).
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <signal.h>
 #include <unistd.h>
 #include <string.h>

@@ -23,6 +23,8 @@ enum AudioCommand: Sendable {
     case speak(SpeechClip)
     /// Stop the phrase under way.
     case stopSpeaking
+    /// Close the device and play through `name` from the next start on (another output was chosen).
+    case device(String)
     /// Stop and close everything; play out the buffer first when `drain`. The thread then ends.
     case shutdown(drain: Bool)
 }
@@ -39,8 +41,9 @@ public enum AudioEvent: Sendable, Equatable {
     /// read; `positionMs` is how far it was heard (0 when it never started).
     case failed(token: UInt64, reason: String, cause: TrackFailure, positionMs: Int64)
     /// The output device could not be opened, configured or written while playing `token`; the position
-    /// reached is kept so a retry continues there. `message` is a sentence naming the device.
-    case deviceFailed(token: UInt64, message: String, positionMs: Int64)
+    /// reached is kept so a retry continues there. `message` is a sentence naming the device; `device` is its
+    /// PCM name, and `gone` says the device itself went away (ENODEV: unplugged) rather than refusing.
+    case deviceFailed(token: UInt64, message: String, positionMs: Int64, device: String = "", gone: Bool = false)
     /// The first samples of phrase `id` were handed to ALSA `at` that instant.
     case speechStarted(id: UInt64, at: ContinuousClock.Instant)
     /// The phrase `id` has been said to its end (not sent when it was cut off or replaced).

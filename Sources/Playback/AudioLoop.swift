@@ -19,7 +19,7 @@ struct AudioLoop: ~Copyable {
     /// The decoder of the current track (one of `decoders`).
     private var decoder: (any TrackDecoder)?
     private var device: PCMDevice?
-    private let deviceName: String
+    private var deviceName: String
     /// The sample formats the device may be set up for, in no particular order (the loop ranks them).
     private let allowedFormats: [PCMSampleFormat]
     /// The device's sample format.
@@ -137,6 +137,14 @@ struct AudioLoop: ~Copyable {
             speechUnheard = speech.isSpeaking
         case .stopSpeaking:
             speech.stop()
+        case .device(let name):
+            // The engine follows this with a start at the position heard: nothing plays until then.
+            try? device?.drop()
+            discardBuffered()
+            device = nil
+            format = nil
+            playing = false
+            deviceName = name
         case .shutdown(let drain):
             if drain {
                 finishBuffered()
@@ -238,7 +246,7 @@ struct AudioLoop: ~Copyable {
     /// when that fails the phrase is dropped (the music's own start reports the device's trouble).
     private mutating func speakOverSilence() {
         if device == nil {
-            guard var opened = try? PCMDevice(name: deviceName),
+            guard !deviceName.isEmpty, var opened = try? PCMDevice(name: deviceName),
                 (try? opened.configure(sampleRate: speech.clipRate, channels: 1)) != nil
             else {
                 speech.stop()
@@ -427,13 +435,19 @@ struct AudioLoop: ~Copyable {
         if drainFirst { try? device?.drain() }
         device = nil
         var opened: PCMDevice
+        guard !deviceName.isEmpty else {
+            format = nil
+            playing = false
+            events(.deviceFailed(token: token, message: "no sound output chosen", positionMs: positionMs))
+            return false
+        }
         do {
             opened = try PCMDevice(name: deviceName)
         } catch {
             format = nil
             playing = false
             let message = "cannot open ALSA device '\(deviceName)': \(error.message)"
-            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs, device: deviceName))
             return false
         }
         let ranked = wanted.isWide ? [PCMSampleFormat.s32, .s24, .s16] : [PCMSampleFormat.s16, .s32, .s24]
@@ -455,7 +469,7 @@ struct AudioLoop: ~Copyable {
             playing = false
             let shape = "\(wanted.sampleRate) Hz, \(wanted.channels == 1 ? "mono" : "\(wanted.channels) channels")"
             let message = "cannot set up ALSA device '\(deviceName)' for \(shape): \(error.description)"
-            events(.deviceFailed(token: token, message: message, positionMs: positionMs))
+            events(.deviceFailed(token: token, message: message, positionMs: positionMs, device: deviceName))
             return false
         }
     }
@@ -466,7 +480,9 @@ struct AudioLoop: ~Copyable {
         format = nil
         playing = false
         let message = "ALSA device '\(deviceName)' failed while playing: \(error.message)"
-        events(.deviceFailed(token: token, message: message, positionMs: heard))
+        events(
+            .deviceFailed(
+                token: token, message: message, positionMs: heard, device: deviceName, gone: error.deviceIsGone))
     }
 
     /// Sizes the conversion arrays this stream and device need (allocates only when they need more room).

@@ -10,6 +10,8 @@ enum EngineInput: Sendable {
     case saveTick(generation: Int)
     /// Time to try the device again.
     case retryDevice(token: UInt64)
+    /// Play through another device from where the music is.
+    case useDevice(String)
     /// The library changed (a rescan): read the tracks again.
     case rescanned
     /// Say a phrase over the music; stop it (nil).

@@ -23,6 +23,9 @@ public struct PlaybackConfiguration: Sendable {
     public var maxRetryDelay: Duration
     /// With `once`, give up after this many failed attempts to open the device (without `once`: never).
     public var onceDeviceAttempts: Int
+    /// Whether the engine tries a failed device again by itself (after `firstRetryDelay` ...). Off when the
+    /// owner chooses among outputs (`useDevice`): a failure is then only reported (`outputFailed`).
+    public var retriesDevice = true
     /// How far the music ducks under speech, in dB (negative).
     public var duckDecibels: Double = -15
     /// The sample formats the device may be set up for (empty: whichever it takes, the file's own depth
@@ -95,6 +98,9 @@ public enum OutputSampleFormat: String, Sendable, CaseIterable {
 public enum PlaybackNotice: Sendable, Equatable {
     /// The device cannot be opened or failed; the engine keeps retrying. The reason names the device.
     case deviceFailed(String)
+    /// The device `device` failed (`message` says how; `gone`: it went away) and, with `retriesDevice` off,
+    /// the engine waits for `useDevice` at the position heard.
+    case outputFailed(device: String, message: String, gone: Bool)
     /// The device works again (the first samples after a failure reached it).
     case deviceRecovered
     /// The first samples of phrase `id` were handed to ALSA `at` that instant.

@@ -42,6 +42,10 @@ public actor PlaybackEngine {
     private var saveGeneration = 0
     private var deviceAttempts = 0
     private var retryPositionMs: Int64 = 0
+    /// The device played through (`configuration.device` until `useDevice`).
+    private var deviceName: String
+    /// Whether the device failed and, not retrying by itself, the engine waits for `useDevice`.
+    private var awaitingDevice = false
     /// The device failure last reported through `notify` (nil while the device works).
     private var deviceFailure: String?
     /// Where the library lives, to tell a bad file from a vanished library.
@@ -59,6 +63,7 @@ public actor PlaybackEngine {
         self.executor = executor
         self.catalog = catalog
         self.configuration = configuration
+        deviceName = configuration.device
         self.sleeper = sleeper ?? QueueSleeper(executor: executor)
         self.log = log
         self.notify = notify
@@ -86,6 +91,9 @@ public actor PlaybackEngine {
 
     /// Stops the phrase under way; the music comes back.
     public nonisolated func stopSpeaking() { continuation.yield(.speak(nil)) }
+
+    /// Plays through the PCM `name` from now on, from the place heard (the owner chose another output).
+    public nonisolated func useDevice(_ name: String) { continuation.yield(.useDevice(name)) }
 
     /// Stores the resume point and stops; `run()` then returns nil.
     public nonisolated func quit() { continuation.yield(.quit) }
@@ -242,6 +250,15 @@ public actor PlaybackEngine {
         case .retryDevice(let token):
             guard token == currentToken, ending == nil, let machine, let track = machine.order.current else { break }
             await start(track, positionMs: retryPositionMs, paused: machine.paused, cut: true, at: .now)
+        case .useDevice(let name):
+            guard ending == nil else { break }
+            let positionMs = awaitingDevice ? retryPositionMs : currentPositionMs()
+            awaitingDevice = false
+            deviceName = name
+            audio?.post(.device(name))
+            guard let machine, let track = machine.order.current else { break }
+            log.info("playing through '\(name)' from \(positionMs) ms")
+            await start(track, positionMs: positionMs, paused: machine.paused, cut: true, at: .now)
         case .rescanned:
             guard ending == nil else { break }
             do {
@@ -271,7 +288,7 @@ public actor PlaybackEngine {
             deviceAttempts = 0
             if deviceFailure != nil {
                 deviceFailure = nil
-                log.notice("audio device '\(configuration.device)' works again")
+                log.notice("audio device '\(deviceName)' works again")
                 notify(.deviceRecovered)
             }
             if pendingAnnouncement == token, let id = tokenTracks[token], let track = loaded[id] {
@@ -295,10 +312,17 @@ public actor PlaybackEngine {
         case .failed(let token, let reason, let cause, let positionMs):
             guard token == currentToken, ending == nil, let id = tokenTracks[token] else { break }
             await trackFailed(id, reason: reason, cause: cause, positionMs: positionMs)
-        case .deviceFailed(let token, let message, let positionMs):
+        case .deviceFailed(let token, let message, let positionMs, let device, let gone):
             guard token == currentToken, ending == nil else { break }
             deviceAttempts += 1
             retryPositionMs = positionMs
+            if !configuration.retriesDevice {
+                awaitingDevice = true
+                deviceFailure = message
+                log.warning(message)
+                notify(.outputFailed(device: device, message: message, gone: gone))
+                break
+            }
             if configuration.once && deviceAttempts >= configuration.onceDeviceAttempts {
                 finish(.failure(.deviceUnavailable(device: configuration.device, message: message)), drain: false)
                 break

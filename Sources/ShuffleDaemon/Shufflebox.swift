@@ -37,6 +37,8 @@ public enum Shufflebox {
             return StatusCommand.run(options)
         case .ctl(let options):
             return ControlCommand.run(options)
+        case .outputs(let options):
+            return OutputsCommand.run(options)
         case .buttons(let options):
             return await ButtonsCommand.run(options)
         case .say(let options):

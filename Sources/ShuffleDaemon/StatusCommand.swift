@@ -46,6 +46,7 @@ enum StatusCommand {
             tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil,
             warning: status["x-warning"])
         snapshot.station = status["x-station"]
+        snapshot.outputLine = status["x-output"]
         return snapshot
     }
 
@@ -72,6 +73,7 @@ enum StatusCommand {
             lines.append("library: none (plug in a USB stick with music)")
         }
         if let station = s.station { lines.append("station: \(TerminalText.escape(station))") }
+        if let output = s.outputLine { lines.append("output: \(TerminalText.escape(output))") }
         if let warning = s.warning { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
     }

@@ -22,6 +22,8 @@ public enum Command: Equatable, Sendable {
     case status(StatusOptions)
     /// `shufflebox ctl ACTION`: tell the running daemon.
     case ctl(ControlOptions)
+    /// `shufflebox outputs`: what the running daemon can play through, and which it uses.
+    case outputs(StatusOptions)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -44,6 +46,7 @@ public enum Command: Equatable, Sendable {
         case "run": return .run(try RunOptions.parse(rest))
         case "status": return .status(try StatusOptions.parse(rest))
         case "ctl": return .ctl(try ControlOptions.parse(rest))
+        case "outputs": return .outputs(try StatusOptions.parse(rest))
         default:
             throw UsageError("unknown command '\(name)'")
         }

@@ -1,7 +1,7 @@
 /// The usage text of `shufflebox` and each of its commands (snapshot-tested).
 public enum Usage {
     /// The names of the commands, in the order the overview lists them.
-    public static let commands = ["index", "search", "list", "play", "buttons", "say", "run", "status", "ctl"]
+    public static let commands = ["index", "search", "list", "play", "buttons", "say", "run", "status", "outputs", "ctl"]
 
     /// The overview printed by `shufflebox help` and on a usage error without a command.
     public static let overview = """
@@ -18,6 +18,7 @@ public enum Usage {
           say             speak a phrase through the box's voice (a speaker test)
           run             the appliance: plug-in libraries, buttons, control socket
           status          what the running player is doing
+          outputs         the sound outputs it can play through, and which it uses
           ctl ACTION      tell the running player to play, pause, skip or change volume
 
         Run 'shufflebox help COMMAND' for the options of one command.
@@ -107,7 +108,7 @@ public enum Usage {
         case "run":
             return """
                 usage: shufflebox run [--config FILE] [--check-config] [--library-root DIR]... [--device PCM]
-                                      [--mixer CONTROL] [--state-dir DIR] [--socket PATH]
+                                      [--output 'NAME card ID|driver NAME|pcm PCM ...']... [--mixer CONTROL] [--state-dir DIR] [--socket PATH]
                                       [--board NAME | --board-file FILE] [--volume N] [--max-volume N]
                                       [--volume-steps N] [--resume playing|paused] [--log-level LEVEL]
                                       [--tcp HOST:PORT] [--led NAME|PATH|off]
@@ -126,6 +127,14 @@ public enum Usage {
                 usage: shufflebox status [--socket PATH] [--json]
 
                 Asks the running player what it is doing.
+                """
+        case "outputs":
+            return """
+                usage: shufflebox outputs [--socket PATH] [--json]
+
+                Asks the running player which sound outputs it can play through (the `output` lines of
+                its configuration, in order of preference), why each is or is not usable, and which one
+                plays (marked *).
                 """
         case "ctl":
             return """

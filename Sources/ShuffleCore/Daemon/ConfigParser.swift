@@ -2,7 +2,7 @@
 public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
-        "library-root", "device", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
+        "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
         "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
         "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
         "sleep-power-off", "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp",
@@ -22,6 +22,7 @@ public enum ConfigParser {
         var config = base
         var seen: [String: Int] = [:]
         var fileRoots: [String] = []
+        var outputs: [OutputSpec] = []
         var lineNumber = 0
         for rawLine in lines(text) {
             lineNumber += 1
@@ -48,6 +49,19 @@ public enum ConfigParser {
                 fileRoots.append(value)
                 continue
             }
+            if key == "output" {
+                switch OutputSpec.parse(value) {
+                case .success(let spec):
+                    if outputs.contains(where: { $0.name == spec.name }) {
+                        throw ConfigError(
+                            file: file, line: lineNumber, message: "output '\(spec.name)' is already in the list")
+                    }
+                    outputs.append(spec)
+                case .failure(let error):
+                    throw ConfigError(file: file, line: lineNumber, message: error.message)
+                }
+                continue
+            }
             if let first = seen[key] {
                 throw ConfigError(file: file, line: lineNumber, message: "'\(key)' is already set on line \(first)")
             }
@@ -59,6 +73,7 @@ public enum ConfigParser {
             }
         }
         if !fileRoots.isEmpty { config.libraryRoots = fileRoots }
+        if !outputs.isEmpty { config.outputs = outputs }
         try checkVolumes(config) { key, message throws(ConfigError) in
             throw ConfigError(file: file, line: seen[key], message: message)
         }
@@ -82,6 +97,7 @@ public enum ConfigParser {
     ) throws(ConfigError) -> DaemonConfig {
         var config = base
         var roots: [String] = []
+        var outputs: [OutputSpec] = []
         for override in overrides {
             let where_ = "command line"
             guard keys.contains(override.key) else {
@@ -97,6 +113,16 @@ public enum ConfigParser {
                 roots.append(override.value)
                 continue
             }
+            if override.key == "output" {
+                switch OutputSpec.parse(override.value) {
+                case .success(let spec): outputs.append(spec)
+                case .failure(let error):
+                    throw ConfigError(file: where_, line: nil, message: "--output: " + error.message)
+                }
+                continue
+            }
+            // A device named on the command line is the one to play through, whatever list the file gives.
+            if override.key == "device" { config.outputs = [] }
             do throws(ValueError) {
                 try apply(override.key, trim(Substring(override.value)), to: &config)
             } catch {
@@ -104,6 +130,7 @@ public enum ConfigParser {
             }
         }
         if !roots.isEmpty { config.libraryRoots = roots }
+        if !outputs.isEmpty { config.outputs = outputs }
         try checkVolumes(config) { key, message throws(ConfigError) in
             throw ConfigError(file: "command line", line: nil, message: message)
         }

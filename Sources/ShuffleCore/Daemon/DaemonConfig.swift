@@ -13,8 +13,14 @@ public struct DaemonConfig: Equatable, Sendable {
     public var cardRoot: String?
     /// Every folder watched for libraries: the library roots, then the card's.
     public var watchedRoots: [String] { libraryRoots + (cardRoot.map { [$0] } ?? []) }
-    /// The ALSA PCM name (default `default`).
+    /// The ALSA PCM name (default `default`), when no `output` lines give a list.
     public var device: String = "default"
+    /// The outputs in order of preference (`output = NAME ...` lines); empty means `device` alone.
+    public var outputs: [OutputSpec] = []
+    /// The list the player chooses from: the `output` lines, else `device` as the one output.
+    public var outputList: [OutputSpec] {
+        outputs.isEmpty ? [OutputSpec(name: "default", pcm: device)] : outputs
+    }
     /// A hardware mixer control to set instead of software volume; nil means software volume.
     public var mixer: String?
     /// Where the database lives; nil means the daemon's default (`/var/lib/shufflebox` as root).

@@ -180,6 +180,10 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var station: String?
     /// The queue's length when it holds fewer than the library's tracks (a station plays); nil: `tracks`.
     public var queueLength: Int?
+    /// The box's outputs in order of preference, each with its state (`shufflebox outputs`).
+    public var outputs: [OutputStatus] = []
+    /// The output in use, as one line (`status`'s `output:`), or nil when the box knows of none.
+    public var outputLine: String?
 
     /// Creates a snapshot; unspecified parts are empty.
     public init(
@@ -221,7 +225,7 @@ public struct PlayerSnapshot: Equatable, Sendable {
         return .object([
             ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)),
             ("warning", JSONText.string(warning)), ("track", trackValue), ("station", JSONText.string(station)),
-            ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
+            ("output", JSONText.string(outputLine)), ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
             (
                 "library",
                 .object([

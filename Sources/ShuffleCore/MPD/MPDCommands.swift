@@ -131,6 +131,13 @@ public enum MPDCommands {
         case "enableoutput", "disableoutput", "toggleoutput":
             // The one output; disabling it mutes the box without touching the volume step.
             try count(request, 1...1)
+            if let number = Int(arguments[0]), number >= 1, number <= backend.snapshot().outputs.count {
+                // The box's own outputs are chosen by what is plugged in, not by a client.
+                let output = backend.snapshot().outputs[number - 1]
+                if request.name == "enableoutput" && output.state == .inUse { return "" }
+                throw MPDError(
+                    .system, "output \(output.name) is chosen by the box from what is plugged in (shufflebox outputs)")
+            }
             guard arguments[0] == "0" else { throw MPDError(.noExist, "No such audio output") }
             let enable: Bool
             switch request.name {

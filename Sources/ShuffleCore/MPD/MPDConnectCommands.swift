@@ -22,10 +22,26 @@ extension MPDCommands {
             return try tagTypes(request, &options)
         case "outputs":
             try count(request, 0...0)
-            return format([
+            let now = snapshot()
+            var pairs = [
                 ("outputid", "0"), ("outputname", outputName), ("plugin", "alsa"),
-                ("outputenabled", snapshot().outputEnabled ? "1" : "0"),
-            ])
+                ("outputenabled", now.outputEnabled ? "1" : "0"),
+            ]
+            // With a list of outputs, each follows as a read-only entry: enabled is the one in use (the box
+            // chooses by what is plugged in); its attributes say what it is and why it is or is not usable.
+            if now.outputs.count > 1 || now.outputs.first.map({ $0.card != nil }) == true {
+                for (index, output) in now.outputs.enumerated() {
+                    pairs += [
+                        ("outputid", String(index + 1)), ("outputname", output.name), ("plugin", "alsa"),
+                        ("outputenabled", output.state == .inUse ? "1" : "0"),
+                        ("attribute", "state=\(output.state.text)"),
+                    ]
+                    if let card = output.card { pairs.append(("attribute", "card=\(card.id)")) }
+                    pairs.append(("attribute", "match=\(output.match)"))
+                    if let pcm = output.pcm { pairs.append(("attribute", "device=\(pcm)")) }
+                }
+            }
+            return format(pairs)
         case "decoders":
             try count(request, 0...0)
             return format([("plugin", "mpg123"), ("suffix", "mp3"), ("mime_type", "audio/mpeg")])

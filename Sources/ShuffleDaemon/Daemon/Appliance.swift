@@ -24,6 +24,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var buttons: ButtonDriver?
     private var light: StatusLight?
     private var speaker: Speaker?
+    /// Which sound device plays.
+    private var outputs: OutputService?
+    /// Whether the machine was told that no output works (and so must hear when one does).
+    private var outputError = false
     /// New sticks being indexed, whose progress the voice counts.
     private var announcedIndexing: Set<String> = []
     /// When volume-up last arrived (monotonic ns) and the press it belonged to: a hold's repeats are one press.
@@ -93,6 +97,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         try startButtons(board)
         openLight(board)
         speaker = Speaker(settings: config.speech, loop: loop, player: player, log: log.labelled("voice"))
+        let outputs = OutputService(loop: loop, outputs: config.outputList, log: log.labelled("outputs")) {
+            [unowned self] effect in self.output(effect)
+        }
+        self.outputs = outputs
+        outputs.start()
         library.onDatabaseReplaced { [loop] in loop.post { [weak self] in self?.databaseReplaced() } }
         let present = mounts.refresh().appeared.map(volume(for:))
         apply(machine.handle(.started(present: present, lastPlayed: library.lastPlayedVolume())))
@@ -293,7 +302,11 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                 }
             }
         case .deviceFailed(let reason): apply(machine.handle(.deviceFailed(reason)))
-        case .deviceRecovered: apply(machine.handle(.deviceRecovered))
+        case .outputFailed(let device, let reason, let gone):
+            outputs?.failed(pcm: device, reason: reason, gone: gone)
+        case .deviceRecovered:
+            outputError = false
+            apply(machine.handle(.deviceRecovered))
         case .libraryVanished(let mountPoint):
             speaker?.handle(.stickPulled)
             apply(machine.handle(.unmounted(mountPoint: mountPoint)))
@@ -308,6 +321,27 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     }
 
     // MARK: - Effects out
+
+    /// Carries out what the outputs service decided.
+    private func output(_ effect: OutputMachine.Effect) {
+        switch effect {
+        case .use(_, let pcm):
+            player.useDevice(pcm)
+            if outputError {
+                outputError = false
+                apply(machine.handle(.deviceRecovered))
+            }
+            server?.notify([.output])
+        case .pause:
+            apply(machine.handle(.action(.pause)))
+        case .noOutput(let reason):
+            outputError = true
+            apply(machine.handle(.deviceFailed(reason)))
+            server?.notify([.output])
+        case .log(let level, let message):
+            log.log(level, message)
+        }
+    }
 
     private func apply(_ effects: [DaemonMachine.Effect]) {
         for effect in effects {
@@ -400,6 +434,10 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             snapshot.track?.modified = library.song(volumeID: active.id, id: id)?.modified
         }
         snapshot.outputEnabled = !machine.muted
+        if let outputs {
+            snapshot.outputs = outputs.statuses
+            snapshot.outputLine = snapshot.outputs.first { $0.state == .inUse }.map { "\($0.name) \($0.summary)" }
+        }
         if let active, let stick = sticks[active.id] {
             snapshot.station = stick.currentName
             // A station's queue holds its songs only: that is the playlist's length clients page through.

@@ -22,6 +22,8 @@ enum PlayerReport: Sendable, Equatable {
     case trackStarted(at: ContinuousClock.Instant)
     /// The sound device failed.
     case deviceFailed(String)
+    /// The output's device `device` failed (`gone`: it went away); the player waits for another (`useDevice`).
+    case outputFailed(device: String, reason: String, gone: Bool)
     /// The sound device works again.
     case deviceRecovered
     /// Reading the stick fails: it vanished without an unmount.
@@ -127,6 +129,8 @@ protocol AppliancePlayer: AnyObject {
         rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void)
     /// New playable tracks joined the stick's index: add them to the unplayed part of the shuffle.
     func tracksAdded()
+    /// Plays through the ALSA PCM `pcm` from now on (another output was chosen), from the place heard.
+    func useDevice(_ pcm: String)
     /// Saves the resume point and stops.
     func stop()
     /// Pauses output.

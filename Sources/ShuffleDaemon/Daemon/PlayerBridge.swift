@@ -16,7 +16,11 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     private let loop: EventLoop
     private let store: LibraryStore
-    private let device: String
+    /// The PCM of the output in use (`OutputService` chooses it).
+    private var device: String
+    /// Whether the daemon chooses among outputs (`output` lines): the engine then reports a failed device
+    /// rather than trying it again by itself.
+    private let choosesOutputs: Bool
     private let mixer: String?
     private let steps: Int
     private var cap: Int
@@ -30,7 +34,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private var level = 0
     private let announced = Locked<CatalogTrack?>(nil)
     /// Says phrases while no engine runs (between sticks, before the first track).
-    private let standalone: SpeechOutput
+    private var standalone: SpeechOutput
     /// The phrase the engine is saying and what to call when it ends.
     private let speaking = Locked<SpeechCallbacks?>(nil)
     /// Counts engines; reports from an engine that was stopped (a number no longer `live`) are dropped, so a
@@ -44,7 +48,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     init(loop: EventLoop, store: LibraryStore, config: DaemonConfig, log: Log) {
         self.loop = loop
         self.store = store
-        self.device = config.device
+        choosesOutputs = !config.outputs.isEmpty
+        // With a list, nothing until `OutputService` has chosen (an empty name opens nothing).
+        self.device = choosesOutputs ? "" : config.device
         self.mixer = config.mixer
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
@@ -52,7 +58,15 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.shuffle = config.shuffle
         self.loudness = config.loudness
         self.log = log
-        standalone = SpeechOutput(device: config.device)
+        standalone = SpeechOutput(device: device)
+    }
+
+    func useDevice(_ pcm: String) {
+        guard pcm != device else { return }
+        device = pcm
+        standalone.stop()
+        standalone = SpeechOutput(device: pcm)
+        engine?.useDevice(pcm)
     }
 
     func start(
@@ -85,6 +99,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         // come 50, 100, 150 ms ... apart (within 0.5 s of udev in the first 3 s, 1 s after 10 s: the 250 ms
         // start put 1-1.5 s on the boot to music under TCG); a device that stays away is tried every 5 s.
         configuration.firstRetryDelay = .milliseconds(50)
+        configuration.retriesDevice = !choosesOutputs
         let speaking = self.speaking
         configuration.shuffle = shuffle
         if let mode { configuration.shuffle.mode = mode }
@@ -102,6 +117,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 guard live.withLock({ $0 }) == mine else { return }
                 switch notice {
                 case .deviceFailed(let reason): report(.deviceFailed(reason))
+                case .outputFailed(let device, let message, let gone):
+                    report(.outputFailed(device: device, reason: message, gone: gone))
                 case .deviceRecovered: report(.deviceRecovered)
                 case .trackSkipped: report(.trackSkipped)
                 case .speechStarted(let id, let at):
