@@ -65,7 +65,10 @@ enum PlayCommand {
             keys.stop()
             switch error {
             case .nothingPlayable:
-                Terminal.error("shufflebox: nothing to play in \(root.display): no playable MP3 file was found")
+                let list = "shufflebox list" + (options.database.map { " --db \($0)" } ?? "")
+                Terminal.error(
+                    "shufflebox: nothing to play in \(root.display): no playable audio file was found (MP3, FLAC, Ogg "
+                        + "Vorbis, Opus, AAC, ALAC, WAV or AIFF); `\(list)` says why each file was refused")
                 return ExitCode.failure
             case .deviceUnavailable:
                 Terminal.error("shufflebox: \(error)")
