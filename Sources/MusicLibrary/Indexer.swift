@@ -104,7 +104,7 @@ public struct Indexer {
             warn("nothing was removed from the index: \(root.display) is empty; mount the stick and index again")
         }
         summary.outcome = walked
-        if walked == .cancelled { return try finish(summary, key: key, counters: counters) }
+        if walked == .cancelled { return try finish(summary, key: key, counters: counters, now: now) }
 
         let volume = try database.volume(key: key, root: root, now: now)
         let before = try database.counts(of: volume)
@@ -149,7 +149,7 @@ public struct Indexer {
             warn("indexing \(root.display) stopped short (\(reason)); nothing was removed from the index")
         }
         summary.outcome = outcome
-        return try finish(summary, key: key, counters: counters)
+        return try finish(summary, key: key, counters: counters, now: now)
     }
 
     /// Walks in full the streams whose length the run could only estimate (the first probe reads at most
@@ -174,12 +174,14 @@ public struct Indexer {
     }
 
     /// Fills in the library's counts after the run and reports them.
-    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress) throws(LibraryError)
-        -> IndexSummary
+    private func finish(_ summary: IndexSummary, key: String, counters: IndexProgress, now: Int64)
+        throws(LibraryError) -> IndexSummary
     {
         var summary = summary
         var counters = counters
         if let volume = try database.existingVolume(key: key) {
+            // What clients show changed (MPD's db_update moves forward), even when the run stopped short.
+            if summary.wroteAnything { try database.markChanged(volume, now: now) }
             let after = try database.counts(of: volume)
             summary.tracks = after.tracks
             summary.unplayable = after.unplayable

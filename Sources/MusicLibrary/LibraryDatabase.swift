@@ -87,6 +87,9 @@ public final class LibraryDatabase {
     public func volume(key: String, root: PathBytes, now: Int64) throws(LibraryError) -> VolumeRef {
         try wrap { () throws(SQLiteError) -> VolumeRef in
             let latest = try connection.scalarInt("SELECT max(last_seen) FROM volumes") ?? 0
+            // A new stamp is above every stamp stored, `changed_at` too: `db_update` never goes back.
+            let stamp = max(
+                now, (try connection.scalarInt("SELECT max(max(last_seen), max(changed_at)) FROM volumes") ?? 0) + 1)
             let existing = try withStatement("SELECT id, root, last_seen FROM volumes WHERE key = ?1") {
                 statement throws(SQLiteError) -> (Int64, [UInt8], Int64)? in
                 try statement.bind(key, at: 1)
@@ -100,7 +103,7 @@ public final class LibraryDatabase {
                         statement throws(SQLiteError) in
                         try statement.bind(id, at: 1)
                         try statement.bind(blob: root.bytes, at: 2)
-                        try statement.bind(max(now, latest + 1), at: 3)
+                        try statement.bind(stamp, at: 3)
                         try statement.run()
                     }
                 }
@@ -112,7 +115,7 @@ public final class LibraryDatabase {
                 try statement.bind(key, at: 1)
                 try statement.bind(blob: root.bytes, at: 2)
                 try statement.bind(now, at: 3)
-                try statement.bind(max(now, latest + 1), at: 4)
+                try statement.bind(stamp, at: 4)
                 try statement.run()
             }
             return VolumeRef(id: connection.lastInsertRowID, key: key, root: root)
@@ -178,6 +181,32 @@ public final class LibraryDatabase {
             try statement.bind(volume.id, at: 1)
             guard try statement.step() == .row else { return (0, 0) }
             return (Int(statement.int64(at: 0)), Int(statement.int64(at: 1)))
+        }
+    }
+
+    /// Records that an index run changed what `volume` holds (`changed_at`), on the scale of `last_seen`: never
+    /// below any stamp already stored, so the value only moves forward even on a board without a clock.
+    public func markChanged(_ volume: VolumeRef, now: Int64) throws(LibraryError) {
+        try wrap { () throws(SQLiteError) in
+            let latest = try connection.scalarInt("SELECT max(max(last_seen), max(changed_at)) FROM volumes") ?? 0
+            try withStatement("UPDATE volumes SET changed_at = ?2 WHERE id = ?1") { statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                try statement.bind(max(now, latest + 1), at: 2)
+                try statement.run()
+            }
+        }
+    }
+
+    /// When what `volume` shows a client last changed: it became the volume in use (`last_seen`) or an index run
+    /// changed it (`changed_at`), whichever came later (MPD's `db_update`).
+    public func updateStamp(of volume: VolumeRef) throws(LibraryError) -> Int64 {
+        try wrap { () throws(SQLiteError) -> Int64 in
+            try withStatement("SELECT max(last_seen, changed_at) FROM volumes WHERE id = ?1") {
+                statement throws(SQLiteError) in
+                try statement.bind(volume.id, at: 1)
+                guard try statement.step() == .row else { return 0 }
+                return statement.int64(at: 0)
+            }
         }
     }
 

@@ -7,7 +7,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 5
+    static let currentVersion: Int64 = 6
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -114,6 +114,14 @@ enum Schema {
         ALTER TABLE volumes ADD COLUMN station TEXT;
         """
 
+    /// Version 6: `volumes.changed_at`, when an index run last changed what the volume holds, on the same
+    /// never-decreasing scale as `last_seen` (Unix seconds, or one more than the largest stamp stored, whichever
+    /// is larger: a board without a clock boots in the past). MPD clients read it as `db_update` and load
+    /// their library again only when it moves forward (Cantata). 0: not changed since this version.
+    static let version6 = """
+        ALTER TABLE volumes ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
+        """
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds two or three. The whole library database of a
@@ -149,7 +157,9 @@ enum Schema {
                 message: "the database was written by a newer Shufflebox (schema \(version))")
         }
         // Each migration in its own transaction, so a power cut leaves the file at one version or the next.
-        let steps: [(Int64, String)] = [(1, version1), (2, version2), (3, version3), (4, version4), (5, version5)]
+        let steps: [(Int64, String)] = [
+            (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6),
+        ]
         for (target, statements) in steps where version < target {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(statements)

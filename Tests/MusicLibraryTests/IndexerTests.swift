@@ -238,12 +238,15 @@ import Testing
             ALTER TABLE tracks DROP COLUMN duration_estimated; ALTER TABLE tracks DROP COLUMN loudness_state;
             ALTER TABLE tracks DROP COLUMN loudness_lufs; ALTER TABLE tracks DROP COLUMN loudness_peak;
             DROP TABLE station_playback; ALTER TABLE volumes DROP COLUMN station;
+            ALTER TABLE volumes DROP COLUMN changed_at;
             PRAGMA user_version = 2
             """
         let downgrade = try Run.program("/usr/bin/sqlite3", [path, sql])
         #expect(downgrade.status == 0, "\(downgrade.stderr)")
         let database = try LibraryDatabase(path: path, create: false)
         let volume = try #require(try database.existingVolume(key: key))
+        // Migrated to the current version: the volume keeps when it was last seen (db_update's floor).
+        #expect(try database.updateStamp(of: volume) == 1_700_000_000)
         let marked = try database.entries(of: volume).filter { $0.stream?.isEstimate == true }.map(\.path.display)
         #expect(marked == ["long.mp3"], "only a file over the first walk's 24 MiB may hold an estimate")
         let indexer = Indexer(database: database, prober: .mediaProbe, warn: { _ in })

@@ -172,6 +172,7 @@ import Testing
             ALTER TABLE tracks DROP COLUMN loudness_peak;
             DROP TABLE station_playback;
             ALTER TABLE volumes DROP COLUMN station;
+            ALTER TABLE volumes DROP COLUMN changed_at;
             PRAGMA user_version = 1;
             """
         let downgrade = try Run.program("/usr/bin/sqlite3", [db, sql])
@@ -181,7 +182,7 @@ import Testing
         let again = try index(root)
         #expect(again.stderr.contains("\(manifest.playable.count) tracks"), "\(again.stderr)")
         let version = try Run.program("/usr/bin/sqlite3", [db, "PRAGMA user_version"]).stdout
-        #expect(version.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
+        #expect(version.trimmingCharacters(in: .whitespacesAndNewlines) == "6")
         #expect(
             try Run.program("/usr/bin/sqlite3", [db, "SELECT group_concat(id) FROM files ORDER BY id"]).stdout == ids)
         let after = try listing()

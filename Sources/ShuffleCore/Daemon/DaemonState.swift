@@ -172,6 +172,11 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var nextSong: QueueEntry?
     /// Total play time of the library in milliseconds (`stats`).
     public var playtimeMs: Int64 = 0
+    /// When what the library shows last changed (`stats`' `db_update`): never decreasing, so clients that load
+    /// their library only when it moves forward (Cantata) see a new stick and a re-indexed one.
+    public var libraryUpdatedAt: Int64 = 0
+    /// Seconds of music played since the daemon started (`stats`' `playtime`).
+    public var playedSeconds: Int64 = 0
     /// Whether the one output is enabled (false: muted).
     public var outputEnabled = true
     /// The loudness normalisation in force (MPD's `replay_gain_status`).

@@ -51,8 +51,9 @@ extension MPDCommands {
     public static func stats(_ snapshot: PlayerSnapshot) -> String {
         format([
             ("artists", String(snapshot.artists)), ("albums", String(snapshot.albums)),
-            ("songs", String(snapshot.tracks)), ("uptime", String(snapshot.uptimeSeconds)), ("playtime", "0"),
-            ("db_playtime", String(snapshot.playtimeMs / 1000)), ("db_update", "0"),
+            ("songs", String(snapshot.tracks)), ("uptime", String(snapshot.uptimeSeconds)),
+            ("playtime", String(snapshot.playedSeconds)), ("db_playtime", String(snapshot.playtimeMs / 1000)),
+            ("db_update", String(snapshot.libraryUpdatedAt)),
         ])
     }
 

@@ -34,6 +34,9 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private var lastVolumeUp: (at: UInt64, press: UInt64) = (0, 0)
     private var log: Log
     private let startedAt = TimerFD.now()
+    /// Nanoseconds played before the current stretch of playing, and when that stretch began (`stats` playtime).
+    private var playedBefore: UInt64 = 0
+    private var playingSince: UInt64?
     private var trackCount: [String: Int] = [:]
     /// The queue version idle clients last heard about.
     private var lastQueueVersion = 0
@@ -388,8 +391,20 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             }
         }
         scheduleIdlePowerOff()
+        countPlayingTime()
         light?.show(machine.state)
         notifier?.send("STATUS=\(statusLine())")
+    }
+
+    /// Keeps `playedBefore` and `playingSince` in step with the state (no timer: read when `stats` asks).
+    private func countPlayingTime() {
+        let playing = machine.state == .playing
+        if playing && playingSince == nil {
+            playingSince = TimerFD.now()
+        } else if !playing, let since = playingSince {
+            playedBefore += TimerFD.now() - since
+            playingSince = nil
+        }
     }
 
     private func scheduleWatchdog() {
@@ -429,6 +444,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             albums: counts.albums, warning: library.warning, playerPaused: now?.playerPaused,
             outputPaused: now?.outputPaused)
         snapshot.playtimeMs = counts.playtimeMs
+        snapshot.libraryUpdatedAt = counts.updatedAt
+        snapshot.playedSeconds = Int64((playedBefore + (playingSince.map { TimerFD.now() - $0 } ?? 0)) / 1_000_000_000)
         // The player's catalog has no file times; the listing (in memory) has.
         if let active, let id = now?.song.id {
             snapshot.track?.modified = library.song(volumeID: active.id, id: id)?.modified

@@ -77,6 +77,9 @@ struct LibraryCounts: Sendable, Equatable {
     var albums = 0
     /// Total play time in milliseconds.
     var playtimeMs: Int64 = 0
+    /// When what the stick shows clients last changed (MPD's `db_update`): it was plugged in as the one playing,
+    /// or indexing changed it (`LibraryDatabase.updateStamp`).
+    var updatedAt: Int64 = 0
 }
 
 /// The library side the appliance drives: identities, indexing, search. Calls come from the loop thread

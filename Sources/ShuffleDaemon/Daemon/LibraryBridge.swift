@@ -274,9 +274,10 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             do {
                 // Each row becomes a song as it is read: the entries (every tag, gain and reason) are never all
                 // in memory at once beside the listing still in use.
-                let builder = try await store.perform { database throws(LibraryError) -> SongList.Builder in
+                let (builder, updatedAt) = try await store.perform {
+                    database throws(LibraryError) -> (SongList.Builder, Int64) in
                     guard let volume = try database.existingVolume(key: volumeID) else {
-                        return SongList.Builder(expectedCount: 0)
+                        return (SongList.Builder(expectedCount: 0), 0)
                     }
                     let count = try database.counts(of: volume).tracks
                     var builder = SongList.Builder(expectedCount: count, expectedTextBytes: count * perSong)
@@ -284,9 +285,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                         if entry.status == .ok { builder.add(Self.song(entry)) }
                     }
                     database.releaseCachedPages()
-                    return builder
+                    return (builder, try database.updateStamp(of: volume))
                 }
-                let listing = LibraryListing(builder)
+                let listing = LibraryListing(builder, updatedAt: updatedAt)
                 let songs = listing.songs
                 let kept = listings.withLock { listings -> Bool in
                     // The stick went away while it was read: keeping it would hold it until the stick is back.

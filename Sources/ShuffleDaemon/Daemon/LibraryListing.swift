@@ -88,7 +88,7 @@ struct LibraryListing: Sendable {
 
     /// Indexes the songs `builder` gathered (the database lists them by path bytes; sorted here by their
     /// display form).
-    init(_ builder: consuming SongList.Builder) {
+    init(_ builder: consuming SongList.Builder, updatedAt: Int64 = 0) {
         let songs = builder.finish().sortedByPath()
         var artists = Set<String>()
         var albums = Set<String>()
@@ -100,6 +100,8 @@ struct LibraryListing: Sendable {
         }
         self.songs = songs
         index = IDIndex(songs)
-        counts = LibraryCounts(tracks: songs.count, artists: artists.count, albums: albums.count, playtimeMs: playtime)
+        counts = LibraryCounts(
+            tracks: songs.count, artists: artists.count, albums: albums.count, playtimeMs: playtime,
+            updatedAt: updatedAt)
     }
 }
