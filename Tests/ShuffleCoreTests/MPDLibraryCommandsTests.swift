@@ -107,6 +107,17 @@ private struct LibraryBackend: MPDBackend {
         #expect(ids(everything) == ["1", "2", "3", "4", "5"])
         #expect(everything.contains("directory: Various/Mix\n"))
     }
+
+    // Cantata asks `lsinfo "mpd-client://cantata/VERSION"` to tell MPD from other servers: an empty OK made it
+    // take the box for forked-daapd and list `file:`, so its Library view stayed empty ("No music?").
+    @Test func aPathThatIsNoFolderIsNoSuchDirectoryAndASongsPathIsThatSong() {
+        #expect(run(#"lsinfo "mpd-client://cantata/2.5.0""#) == "ACK [50@0] {lsinfo} No such directory\n")
+        #expect(run(#"lsinfo "Ann/Third""#) == "ACK [50@0] {lsinfo} No such directory\n")
+        #expect(run(#"listallinfo "An""#) == "ACK [50@0] {listallinfo} No such directory\n")
+        let song = run(#"lsinfo "Ann/First/01 One.mp3""#)
+        #expect(ids(song) == ["1"] && song.hasPrefix("file: Ann/First/01 One.mp3\n"), "\(song)")
+        #expect(run("lsinfo /") == run("lsinfo"))
+    }
 }
 
 /// A larger library with tags drawn from small pools (missing, empty, the same name in two Unicode forms),

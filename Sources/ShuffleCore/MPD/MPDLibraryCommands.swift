@@ -21,13 +21,13 @@ extension MPDCommands {
         case "lsinfo":
             try count(request, 0...1)
             let path = arguments.first ?? ""
-            let listing = folder(path, backend.librarySongs(), options: options, recursive: false, info: true)
+            let listing = try folder(path, backend.librarySongs(), options: options, recursive: false, info: true)
             // The root lists the stored playlists too, as MPD's does: `mpc lsplaylists` reads them there.
             guard path.isEmpty || path == "/" else { return listing }
             return listing + stationListing(backend.stations())
         case "listall", "listallinfo":
             try count(request, 0...1)
-            return folder(
+            return try folder(
                 arguments.first ?? "", backend.librarySongs(), options: options, recursive: true,
                 info: request.name == "listallinfo")
         case "list":
@@ -197,17 +197,25 @@ extension MPDCommands {
     }
 
     /// The folder `uri`: its subfolders and songs (`recursive`: everything below), with tags when `info`.
+    /// A folder's entries, or a song's own when `uri` names one; a path that is neither is MPD's `No such
+    /// directory` (an empty OK would say the folder exists: Cantata took that for another server and asked
+    /// for a library that is not there).
     private static func folder(
         _ uri: String, _ library: SongList, options: MPDClientOptions, recursive: Bool, info: Bool
-    ) -> String {
+    ) throws(MPDError) -> String {
         let base = uri.trimmingSlashes
         let prefix = base.isEmpty ? "" : base + "/"
         var folders = Set<String>()
         var out = ""
         var files = ""
+        var found = base.isEmpty
         for position in library.indices {
             let songPath = library.path(at: position)
+            if !found && songPath == base {
+                return info ? Self.song(library[position], position: nil, tags: options.tags) : "file: \(songPath)\n"
+            }
             guard songPath.hasPrefix(prefix) else { continue }
+            found = true
             let rest = songPath.dropFirst(prefix.count)
             let parts = rest.split(separator: "/")
             guard parts.count > 1 else {
@@ -225,6 +233,7 @@ extension MPDCommands {
                 folders.insert(prefix + parts[0])
             }
         }
+        guard found else { throw MPDError(.noExist, "No such directory") }
         if recursive { return out + files }
         return folders.sorted().map { "directory: \($0)\n" }.joined() + files
     }
