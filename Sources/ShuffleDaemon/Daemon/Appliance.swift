@@ -134,7 +134,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
                         + "(it is taken if it appears within 2 minutes)")
             }
             if let at = wait.next() {
-                loop.setTimer("light-open", at: at) { [unowned self] in self.openLight(board, wait) }
+                loop.setTimer(.lightOpen, at: at) { [unowned self] in self.openLight(board, wait) }
             }
         case .none:
             break
@@ -409,7 +409,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     private func scheduleWatchdog() {
         guard let interval = notifier?.watchdogInterval else { return }
-        loop.setTimer("watchdog", at: TimerFD.now() + interval) { [unowned self] in
+        loop.setTimer(.watchdog, at: TimerFD.now() + interval) { [unowned self] in
             self.notifier?.send("WATCHDOG=1")
             self.scheduleWatchdog()
         }
@@ -528,7 +528,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             return nil
         }
         // Someone asked for something: a fade under way gives the music back at its level.
-        if loop.hasTimer("sleep-fade") { cancelFade() }
+        if loop.hasTimer(.sleepFade) { cancelFade() }
         let before = machine.state
         apply(machine.handle(.action(action)))
         switch action {
@@ -607,7 +607,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         case .speak:
             speaker?.handle(.speakRequested(player.speakable()))
         case .sleep:
-            let running = loop.hasTimer("sleep") || loop.hasTimer("sleep-fade")
+            let running = loop.hasTimer(.sleep) || loop.hasTimer(.sleepFade)
             setSleep(seconds: running ? 0 : config.sleepMinutes * 60)
         case .lock:
             break  // `lock.decide` above has toggled it
@@ -634,7 +634,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             let names = stick.file.stations.map(\.name).joined(separator: ", ")
             return MPDError(.noExist, "No such playlist (the stick's stations: \(names))")
         }
-        if loop.hasTimer("sleep-fade") { cancelFade() }
+        if loop.hasTimer(.sleepFade) { cancelFade() }
         speaker?.handle(.stationChanged(name: stick.file.stations[index].name))
         guard index != stick.current else {
             apply(machine.handle(.action(.play)))  // the station playing: asking for it is asking for music
@@ -681,23 +681,23 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func setSleep(seconds: Int) {
         cancelFade()
         guard seconds > 0 else {
-            if loop.hasTimer("sleep") {
+            if loop.hasTimer(.sleep) {
                 log.notice("sleep timer cancelled")
                 speaker?.handle(.sleepTimer(minutes: nil))
             }
-            loop.setTimer("sleep", at: nil)
+            loop.setTimer(.sleep, at: nil)
             return
         }
         log.notice("sleep timer: the music fades out in \(seconds) s")
         speaker?.handle(.sleepTimer(minutes: (seconds + 59) / 60))
-        loop.setTimer("sleep", at: TimerFD.now() + UInt64(seconds) * 1_000_000_000) { [unowned self] in
+        loop.setTimer(.sleep, at: TimerFD.now() + UInt64(seconds) * 1_000_000_000) { [unowned self] in
             self.startFade()
         }
     }
 
     /// The sleep timer ran out: step the volume down to silence over the fade, then pause.
     private func startFade() {
-        loop.setTimer("sleep", at: nil)
+        loop.setTimer(.sleep, at: nil)
         guard machine.state == .playing else { return }
         let fade = Duration.seconds(config.sleepFadeSeconds)
         log.notice("sleep timer: fading out over \(fade)")
@@ -710,7 +710,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         guard let step = fadeSteps.first else {
             // Silence is reached; the pause comes a moment later, once the device has played out the
             // audio buffered at the last audible steps (a pause drops what is buffered).
-            loop.setTimer("sleep-fade", at: TimerFD.now() + Self.fadePauseDelay) { [unowned self] in
+            loop.setTimer(.sleepFade, at: TimerFD.now() + Self.fadePauseDelay) { [unowned self] in
                 self.log.notice("sleep timer: paused")
                 self.apply(self.machine.handle(.action(.pause)))
                 self.player.setLevel(self.machine.volume)  // paused: the level is back for the next play
@@ -720,7 +720,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
         }
         let (seconds, attoseconds) = step.at.components
         let at = fadeStart + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-        loop.setTimer("sleep-fade", at: at) { [unowned self] in
+        loop.setTimer(.sleepFade, at: at) { [unowned self] in
             guard !self.fadeSteps.isEmpty else { return }
             self.fadeSteps.removeFirst()
             self.player.setLevel(step.step)
@@ -733,13 +733,13 @@ final class Appliance: MPDBackend, @unchecked Sendable {
     private func scheduleIdlePowerOff() {
         guard config.idlePowerOffSeconds > 0, !stopping else { return }
         if IdlePowerOff.isIdle(machine.state) {
-            guard !loop.hasTimer("idle-power-off") else { return }
+            guard !loop.hasTimer(.idlePowerOff) else { return }
             let seconds = UInt64(config.idlePowerOffSeconds)
-            loop.setTimer("idle-power-off", at: TimerFD.now() + seconds * 1_000_000_000) { [unowned self] in
+            loop.setTimer(.idlePowerOff, at: TimerFD.now() + seconds * 1_000_000_000) { [unowned self] in
                 self.powerOff(because: "idle for \(seconds) s")
             }
         } else {
-            loop.setTimer("idle-power-off", at: nil)
+            loop.setTimer(.idlePowerOff, at: nil)
         }
     }
 
@@ -767,8 +767,8 @@ final class Appliance: MPDBackend, @unchecked Sendable {
 
     /// Stops a fade under way (or its pause to come) and gives the music its level back.
     private func cancelFade() {
-        let pausePending = fadeSteps.isEmpty && loop.hasTimer("sleep-fade")
-        loop.setTimer("sleep-fade", at: nil)
+        let pausePending = fadeSteps.isEmpty && loop.hasTimer(.sleepFade)
+        loop.setTimer(.sleepFade, at: nil)
         if pausePending { player.setLevel(machine.volume) }
         guard !fadeSteps.isEmpty else { return }
         fadeSteps = []

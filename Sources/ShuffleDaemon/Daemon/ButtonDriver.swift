@@ -60,7 +60,7 @@ final class ButtonDriver {
                         + "(at boot udev may not have handed it over yet)")
             }
             if let at = wait.next() {
-                loop.setTimer("gpio", at: at) { [unowned self] in self.openGPIO(wait) }
+                loop.setTimer(.gpio, at: at) { [unowned self] in self.openGPIO(wait) }
                 return
             }
         }
@@ -95,7 +95,7 @@ final class ButtonDriver {
         }
         perform(recognizer.advance(to: now))
         let next = [recognizer.nextDeadline, pending.first?.time].compactMap { $0 }.min()
-        loop.setTimer("buttons", at: next.map(Self.nanoseconds)) { [unowned self] in self.step() }
+        loop.setTimer(.buttons, at: next.map(Self.nanoseconds)) { [unowned self] in self.step() }
     }
 
     private func perform(_ events: [GestureEvent]) {

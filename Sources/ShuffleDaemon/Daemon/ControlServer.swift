@@ -108,7 +108,7 @@ final class ControlServer: @unchecked Sendable {
             woke = true
             send(reply, to: client)
         }
-        if woke && !loop.hasTimer("clients") { armTimeout() }
+        if woke && !loop.hasTimer(.clients) { armTimeout() }
     }
 
     /// Closes every socket and removes the Unix socket file.
@@ -141,7 +141,7 @@ final class ControlServer: @unchecked Sendable {
             accepted += 1
             let client = Client(fd: fd, tcp: tcp, now: TimerFD.now(), serial: accepted)
             clients[fd] = client
-            if !loop.hasTimer("clients") { armTimeout() }
+            if !loop.hasTimer(.clients) { armTimeout() }
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in self.service(client, revents) }
             send(MPDSession.Reply(MPDSession.greeting), to: client)
         }
@@ -176,7 +176,7 @@ final class ControlServer: @unchecked Sendable {
             if !answer(chunk, from: client) { break }
         }
         announceDeferred()
-        if !loop.hasTimer("clients") { armTimeout() }
+        if !loop.hasTimer(.clients) { armTimeout() }
     }
 
     /// Answers one request; false when the client is closing.
@@ -246,7 +246,7 @@ final class ControlServer: @unchecked Sendable {
             if !answer(client.held.removeFirst(), from: client) { break }
         }
         announceDeferred()
-        if !loop.hasTimer("clients") { armTimeout() }
+        if !loop.hasTimer(.clients) { armTimeout() }
     }
 
     /// How much of a streamed song list is made at a time: about a socket buffer's worth, a millisecond of
@@ -351,7 +351,7 @@ final class ControlServer: @unchecked Sendable {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.unwatch(client.fd)
         close(client.fd)
-        if clients.isEmpty { loop.setTimer("clients", at: nil) }
+        if clients.isEmpty { loop.setTimer(.clients, at: nil) }
     }
 
     /// Arms the timer for the earliest moment a client that is not idle may have been silent too long.
@@ -359,10 +359,10 @@ final class ControlServer: @unchecked Sendable {
         guard timeout > 0 else { return }
         let deadlines = clients.values.filter { !$0.session.isIdle }.map { $0.lastHeard + timeout }
         guard let next = deadlines.min() else {
-            loop.setTimer("clients", at: nil)
+            loop.setTimer(.clients, at: nil)
             return
         }
-        loop.setTimer("clients", at: next) { [unowned self] in self.dropSilentClients() }
+        loop.setTimer(.clients, at: next) { [unowned self] in self.dropSilentClients() }
     }
 
     private func dropSilentClients() {

@@ -20,11 +20,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private var sources: [Int32: Source] = [:]
-    private var timers: [String: (deadline: UInt64, action: () -> Void)] = [:]
+    private var timers: [LoopTimer: (deadline: UInt64, action: () -> Void)] = [:]
     private let timer: TimerFD
     private let wake: EventFD
     private let inbox = PThreadMutex<[@Sendable () -> Void]>([])
     private var running = false
+    /// The thread inside `run()`; until it starts, whoever builds the loop may set it up.
+    private var owner: pthread_t?
 
     /// Creates the loop's timer and wake-up descriptors.
     init() throws(LinuxError) {
@@ -34,21 +36,25 @@ final class EventLoop: @unchecked Sendable {
 
     /// Watches `fd` for `events`, replacing an earlier watch. Loop thread only.
     func watch(_ fd: Int32, events: Int16, handler: @escaping Handler) {
+        assertOnLoop()
         sources[fd] = Source(events: events, handler: handler)
     }
 
     /// Changes the events watched on `fd` (for example adding `POLLOUT` while output is queued).
     func setEvents(_ fd: Int32, _ events: Int16) {
+        assertOnLoop()
         sources[fd]?.events = events
     }
 
     /// Stops watching `fd` (the caller closes it).
     func unwatch(_ fd: Int32) {
+        assertOnLoop()
         sources[fd] = nil
     }
 
     /// Runs `action` once at `deadline` (monotonic ns), replacing the timer of the same name; nil cancels it.
-    func setTimer(_ name: String, at deadline: UInt64?, action: @escaping () -> Void = {}) {
+    func setTimer(_ name: LoopTimer, at deadline: UInt64?, action: @escaping () -> Void = {}) {
+        assertOnLoop()
         if let deadline {
             timers[name] = (deadline, action)
         } else {
@@ -57,7 +63,18 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether a timer of that name is pending.
-    func hasTimer(_ name: String) -> Bool { timers[name] != nil }
+    func hasTimer(_ name: LoopTimer) -> Bool {
+        assertOnLoop()
+        return timers[name] != nil
+    }
+
+    /// Traps in debug builds when called off the loop's thread once it runs: everything but `post` is the
+    /// loop thread's (swift-nio's `preconditionInEventLoop`, MPD's `assert(thread.IsInside())`).
+    func assertOnLoop(file: StaticString = #file, line: UInt = #line) {
+        assert(
+            owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true, "off the event loop's thread", file: file,
+            line: line)
+    }
 
     /// Hands `work` to the loop thread from any thread.
     func post(_ work: @escaping @Sendable () -> Void) {
@@ -66,10 +83,15 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Makes `run()` return after the current iteration. Loop thread only.
-    func stop() { running = false }
+    func stop() {
+        assertOnLoop()
+        running = false
+    }
 
     /// Polls until `stop()`. Call on the loop's own thread.
     func run() {
+        owner = pthread_self()
+        defer { owner = nil }
         running = true
         while running {
             armTimer()
@@ -122,4 +144,24 @@ final class EventLoop: @unchecked Sendable {
             // Settime fails only on invalid arguments; fall back to firing timers on the next wake-up.
         }
     }
+}
+
+/// The loop's timers, one of each at a time (setting one again replaces it).
+enum LoopTimer: Hashable {
+    /// The systemd watchdog's keep-alive.
+    case watchdog
+    /// Power off after so long idle.
+    case idlePowerOff
+    /// The sleep timer's end, and the steps of its fade.
+    case sleep, sleepFade
+    /// Looking for the status light again (udev may bring it late); its blinking and a one-off flash.
+    case lightOpen, light, lightFlash
+    /// Looking for the button chip again; the buttons' gesture deadlines.
+    case gpio, buttons
+    /// The control clients' idle timeouts.
+    case clients
+    /// Reading the sound cards once a burst of device changes has settled.
+    case outputsSettle
+    /// The volume's ramp in at start.
+    case ramp
 }

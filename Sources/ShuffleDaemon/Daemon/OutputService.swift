@@ -68,7 +68,7 @@ final class OutputService {
     func stop() {
         if let notify { loop.unwatch(notify.descriptor) }
         notify = nil
-        loop.setTimer("outputs-settle", at: nil)
+        loop.setTimer(.outputsSettle, at: nil)
     }
 
     // MARK: - Watching
@@ -102,7 +102,7 @@ final class OutputService {
         guard names.contains(where: { $0 == "snd" || $0.hasPrefix("control") || $0.hasPrefix("pcm") }) else {
             return
         }
-        loop.setTimer("outputs-settle", at: TimerFD.now() + Self.settle) { [unowned self] in
+        loop.setTimer(.outputsSettle, at: TimerFD.now() + Self.settle) { [unowned self] in
             let cards = self.readCards()
             self.log.debug("sound devices changed: \(cards.map { "\($0.index) [\($0.id)] \($0.driver)" })")
             self.machine.devicesChanged(cards: cards, display: self.displayAttached()).forEach(self.perform)

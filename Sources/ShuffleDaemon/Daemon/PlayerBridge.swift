@@ -166,12 +166,12 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     /// Raises the level one step at a time over about a second: start-up never jumps in loud.
     private func ramp(to target: Int, from current: Int) {
         guard current < target, let engine else {
-            loop.setTimer("ramp", at: nil)
+            loop.setTimer(.ramp, at: nil)
             return
         }
         let next = current + 1
         engine.send(.setVolume(next))
-        loop.setTimer("ramp", at: TimerFD.now() + UInt64(1_000_000_000 / max(1, target))) { [weak self] in
+        loop.setTimer(.ramp, at: TimerFD.now() + UInt64(1_000_000_000 / max(1, target))) { [weak self] in
             guard let self, self.engine === engine else { return }
             self.ramp(to: self.level, from: next)
         }
@@ -180,7 +180,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     func tracksAdded() { engine?.libraryChanged() }
 
     func stop() {
-        loop.setTimer("ramp", at: nil)
+        loop.setTimer(.ramp, at: nil)
         guard let engine else { return }
         live.withLock { $0 = 0 }
         engine.quit()
@@ -220,7 +220,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
 
     func setLevel(_ level: Int) {
         self.level = level
-        if !loop.hasTimer("ramp") { engine?.send(.setVolume(level)) }
+        if !loop.hasTimer(.ramp) { engine?.send(.setVolume(level)) }
     }
 
     func speakable() -> Announcer.NowPlaying? {

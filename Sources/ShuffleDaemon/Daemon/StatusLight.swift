@@ -84,7 +84,7 @@ final class StatusLight {
         let shown = wanted
         display(flash)
         wanted = nil
-        loop.setTimer("light-flash", at: TimerFD.now() + UInt64(restoreAfterMs) * 1_000_000) { [weak self] in
+        loop.setTimer(.lightFlash, at: TimerFD.now() + UInt64(restoreAfterMs) * 1_000_000) { [weak self] in
             guard let self, self.wanted == nil, let shown else { return }
             self.wanted = shown
             self.display(shown)
@@ -93,8 +93,8 @@ final class StatusLight {
 
     /// Hands the LED back as it was found (its own trigger, such as the Pi's `mmc0`), when the daemon stops.
     func retire() {
-        loop.setTimer("light", at: nil)
-        loop.setTimer("light-flash", at: nil)
+        loop.setTimer(.light, at: nil)
+        loop.setTimer(.lightFlash, at: nil)
         for write in LEDPlan.restore(device.found) {
             do throws(LEDError) { try device.write(write) } catch { log.debug("light: \(error)") }
         }
@@ -107,7 +107,7 @@ final class StatusLight {
             for: pattern, activeLow: activeLow, maxBrightness: device.found.maxBrightness,
             currentTrigger: device.trigger)
         refused = nil
-        loop.setTimer("light", at: nil)
+        loop.setTimer(.light, at: nil)
         log.debug("light: \(pending.map(\.description).joined(separator: " "))")
         flush()
     }
@@ -126,7 +126,7 @@ final class StatusLight {
                     var wait = refused ?? UdevWait()
                     if let at = wait.next() {
                         refused = wait
-                        loop.setTimer("light", at: at) { [unowned self] in self.flush() }
+                        loop.setTimer(.light, at: at) { [unowned self] in self.flush() }
                         return
                     }
                 }
