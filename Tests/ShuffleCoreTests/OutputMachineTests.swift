@@ -67,6 +67,22 @@ import Testing
         #expect(Self.uses(again) == ["plughw:CARD=MAX98357A,DEV=0"])
     }
 
+    @Test func aBusyCardIsTriedAgainWhenItsOwnNodesChangeNotWhenAnotherCardComesOrGoes() {
+        // usb, then a busy amp, then the jack that plays.
+        var machine = OutputMachine(outputs: Self.list)
+        _ = machine.start(cards: [Self.jack, Self.amp], display: false)
+        _ = machine.failed(pcm: "plughw:CARD=MAX98357A,DEV=0", reason: "busy", gone: false)
+        #expect(machine.current == "jack")
+        // A card of no output of the list comes and goes: the music is not moved to try the busy amp.
+        let other = SoundCard(index: 7, id: "Dummy", driver: "Dummy", name: "Dummy")
+        #expect(machine.devicesChanged(cards: [Self.jack, Self.amp, other], display: false, touched: [7]).isEmpty)
+        #expect(machine.devicesChanged(cards: [Self.jack, Self.amp], display: false, touched: [7]).isEmpty)
+        #expect(machine.statuses[1].state == .failed("busy"))
+        // The amp's own nodes change (udev handing them over, the program holding it gone): tried again.
+        let again = machine.devicesChanged(cards: [Self.jack, Self.amp], display: false, touched: [3])
+        #expect(Self.uses(again) == ["plughw:CARD=MAX98357A,DEV=0"])
+    }
+
     @Test func aUSBDACPluggedInTakesOverWithoutPausingAndUnpluggedPausesAndHandsBack() {
         var machine = OutputMachine(outputs: Self.list)
         _ = machine.start(cards: [Self.jack, Self.amp], display: false)

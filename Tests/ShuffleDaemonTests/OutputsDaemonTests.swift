@@ -3,6 +3,8 @@ import Glibc
 import ShuffleTestSupport
 import Testing
 
+@testable import ShuffleDaemon
+
 /// The outputs list with the daemon as a real process, real ALSA devices and a stand-in for the kernel's
 /// card list (`$SHUFFLEBOX_SOUND_ROOT`: a `cards` file as /proc/asound/cards writes it, and a `dev/snd`
 /// folder whose entries come and go as a card's nodes do): the one fake is the hardware edge.
@@ -142,5 +144,16 @@ struct OutputsDaemonTests {
         #expect(daemon.waitForPosition(over: 1000, seconds: 15), "\(daemon.log)")
         #expect(PacedSink.heardFrames(in: heard) > 0)
         #expect(daemon.stop() == 0)
+    }
+}
+
+@Suite struct SoundNodeTests {
+    @Test(
+        arguments: [
+            ("controlC1", 1), ("pcmC12D0p", 12), ("pcmC0D1c", 0), ("hwC2D0", 2), ("midiC3D0", 3), ("timer", nil),
+            ("seq", nil), ("by-path", nil), ("C1", nil), ("controlC", nil),
+        ] as [(String, Int?)])
+    func aNodeNamesItsCard(_ name: String, _ card: Int?) {
+        #expect(OutputService.cardNumber(name) == card)
     }
 }

@@ -53,12 +53,27 @@ public struct OutputMachine: Equatable, Sendable {
         return choose(removed: false)
     }
 
-    /// The sound devices changed (a card came or went, or the display): every skipped output is tried again,
-    /// the best usable one plays, and the music pauses if the one it played through is gone.
-    public mutating func devicesChanged(cards: [SoundCard], display: Bool) -> [Effect] {
+    /// The sound devices changed (a card came or went, the display, or the nodes of the cards numbered in
+    /// `touched`: udev handing them over): a skipped output is tried again when its own card changed (nil:
+    /// every one), so a card that stays busy is not tried, with a gap in the music, whenever another one
+    /// comes or goes. The best usable output plays, and the music pauses if the one it played through is gone.
+    public mutating func devicesChanged(cards: [SoundCard], display: Bool, touched: Set<Int>? = nil) -> [Effect] {
+        let before = self.cards
+        let displayChanged = display != self.display
         self.cards = cards
         self.display = display
-        failures = [:]
+        if let touched {
+            let changed = touched.union(Set(before.map(\.index)).symmetricDifference(cards.map(\.index)))
+            for spec in outputs where failures[spec.name] != nil {
+                let was = spec.match(in: before), now = spec.match(in: cards)
+                let again =
+                    was != now || (now.map { changed.contains($0.index) } ?? false)
+                    || (spec.needsDisplay && displayChanged) || (spec.isPlainPCM && !changed.isEmpty)
+                if again { failures[spec.name] = nil }
+            }
+        } else {
+            failures = [:]
+        }
         let removed = inUseName.map { !usable($0) } ?? false
         return choose(removed: removed)
     }
@@ -123,7 +138,7 @@ public struct OutputMachine: Equatable, Sendable {
             inUsePCM = pcm
             inUseCard = card?.id
             let what = card.map { "card \($0.index) [\($0.id)] \($0.name)" } ?? "PCM \(pcm)"
-            effects.append(.log(.notice, "playing through output \(spec.name): \(what) as \(pcm)"))
+            effects.append(.log(.notice, "output \(spec.name) chosen: \(what), opened as \(pcm)"))
             effects.append(.use(name: spec.name, pcm: pcm))
             return effects
         }

@@ -33,6 +33,8 @@ final class OutputService {
     private let log: Log
     private let perform: (OutputMachine.Effect) -> Void
     private var notify: INotify?
+    /// The cards whose nodes changed since the last reading (nil: look at every card again).
+    private var touched: Set<Int>? = []
 
     /// Creates the service for `outputs` (never empty); `perform` carries out what it decides.
     init(
@@ -97,16 +99,32 @@ final class OutputService {
     private func changed() {
         guard let notify else { return }
         let names = notify.take()
-        if names.contains("snd") && !notify.isWatching(paths.devices + "/snd") { watchSoundFolder(notify) }
-        // Only sound nodes matter (in /dev itself anything may come and go).
-        guard names.contains(where: { $0 == "snd" || $0.hasPrefix("control") || $0.hasPrefix("pcm") }) else {
-            return
+        if names.contains("snd") && !notify.isWatching(paths.devices + "/snd") {
+            watchSoundFolder(notify)
+            touched = nil
         }
+        // Only sound nodes matter (in /dev itself anything may come and go): controlC1, pcmC1D0p, ...
+        let cards = names.compactMap(Self.cardNumber)
+        guard !cards.isEmpty || touched == nil else { return }
+        touched?.formUnion(cards)
         loop.setTimer(.outputsSettle, at: TimerFD.now() + Self.settle) { [unowned self] in
             let cards = self.readCards()
+            let touched = self.touched
+            self.touched = []
             self.log.debug("sound devices changed: \(cards.map { "\($0.index) [\($0.id)] \($0.driver)" })")
-            self.machine.devicesChanged(cards: cards, display: self.displayAttached()).forEach(self.perform)
+            self.machine.devicesChanged(cards: cards, display: self.displayAttached(), touched: touched)
+                .forEach(self.perform)
         }
+    }
+
+    /// The card a node of /dev/snd belongs to: 1 for `controlC1`, `pcmC1D0p`, `hwC1D0`, `midiC1D0`; nil for
+    /// `timer`, `seq` and names of no card.
+    static func cardNumber(_ name: String) -> Int? {
+        guard let c = name.firstIndex(of: "C"), name[..<c].allSatisfy(\.isLowercase), !name[..<c].isEmpty else {
+            return nil
+        }
+        let digits = name[name.index(after: c)...].prefix { $0.isNumber }
+        return Int(digits)
     }
 
     // MARK: - Reading
