@@ -31,11 +31,11 @@ import Testing
     @Test(
         arguments: [
             // cards present, display, the output chosen (nil: none)
-            ([jack], false, "jack"),
-            ([hdmi0, hdmi1, jack], false, "jack"),
-            ([hdmi0], false, nil),
-            ([hdmi0], true, "hdmi"),
-            ([jack, usb], false, "usb"),
+            ([OutputMachineTests.jack], false, "jack"),
+            ([OutputMachineTests.hdmi0, OutputMachineTests.hdmi1, OutputMachineTests.jack], false, "jack"),
+            ([OutputMachineTests.hdmi0], false, nil),
+            ([OutputMachineTests.hdmi0], true, "hdmi"),
+            ([OutputMachineTests.jack, OutputMachineTests.usb], false, "usb"),
             ([], false, nil),
         ] as [([SoundCard], Bool, String?)])
     func choosesByWhatIsThere(_ cards: [SoundCard], _ display: Bool, _ chosen: String?) {
