@@ -87,9 +87,6 @@ public final class LibraryDatabase {
     public func volume(key: String, root: PathBytes, now: Int64) throws(LibraryError) -> VolumeRef {
         try wrap { () throws(SQLiteError) -> VolumeRef in
             let latest = try connection.scalarInt("SELECT max(last_seen) FROM volumes") ?? 0
-            // A new stamp is above every stamp stored, `changed_at` too: `db_update` never goes back.
-            let stamp = max(
-                now, (try connection.scalarInt("SELECT max(max(last_seen), max(changed_at)) FROM volumes") ?? 0) + 1)
             let existing = try withStatement("SELECT id, root, last_seen FROM volumes WHERE key = ?1") {
                 statement throws(SQLiteError) -> (Int64, [UInt8], Int64)? in
                 try statement.bind(key, at: 1)
@@ -103,7 +100,7 @@ public final class LibraryDatabase {
                         statement throws(SQLiteError) in
                         try statement.bind(id, at: 1)
                         try statement.bind(blob: root.bytes, at: 2)
-                        try statement.bind(stamp, at: 3)
+                        try statement.bind(try nextStamp(now: now), at: 3)
                         try statement.run()
                     }
                 }
@@ -115,7 +112,7 @@ public final class LibraryDatabase {
                 try statement.bind(key, at: 1)
                 try statement.bind(blob: root.bytes, at: 2)
                 try statement.bind(now, at: 3)
-                try statement.bind(stamp, at: 4)
+                try statement.bind(try nextStamp(now: now), at: 4)
                 try statement.run()
             }
             return VolumeRef(id: connection.lastInsertRowID, key: key, root: root)
@@ -188,13 +185,19 @@ public final class LibraryDatabase {
     /// below any stamp already stored, so the value only moves forward even on a board without a clock.
     public func markChanged(_ volume: VolumeRef, now: Int64) throws(LibraryError) {
         try wrap { () throws(SQLiteError) in
-            let latest = try connection.scalarInt("SELECT max(max(last_seen), max(changed_at)) FROM volumes") ?? 0
+            let stamp = try nextStamp(now: now)
             try withStatement("UPDATE volumes SET changed_at = ?2 WHERE id = ?1") { statement throws(SQLiteError) in
                 try statement.bind(volume.id, at: 1)
-                try statement.bind(max(now, latest + 1), at: 2)
+                try statement.bind(stamp, at: 2)
                 try statement.run()
             }
         }
+    }
+
+    /// A stamp for `last_seen` or `changed_at`: `now`, or one more than every stamp stored when that is later,
+    /// so that `db_update` never goes back.
+    private func nextStamp(now: Int64) throws(SQLiteError) -> Int64 {
+        max(now, (try connection.scalarInt("SELECT max(max(last_seen), max(changed_at)) FROM volumes") ?? 0) + 1)
     }
 
     /// When what `volume` shows a client last changed: it became the volume in use (`last_seen`) or an index run

@@ -165,6 +165,7 @@ final class Appliance: MPDBackend, @unchecked Sendable {
             let started = ContinuousClock.now
             apply(machine.handle(.shutdown))
             light?.retire()
+            outputs?.stop()
             server?.shutdown()
             library.close()
             stopping = true

@@ -51,9 +51,6 @@ final class OutputService {
     /// Each output's state, in the list's order.
     var statuses: [OutputStatus] { machine.statuses }
 
-    /// The output playing, if any.
-    var current: String? { machine.current }
-
     /// Reads the devices, picks the output, and starts watching for changes.
     func start() {
         if machine.outputs.contains(where: { !$0.isPlainPCM || $0.needsDisplay }) { startWatching() }
