@@ -210,3 +210,10 @@ public enum StationChoice: Equatable, Sendable {
         }
     }
 }
+
+/// What plays when the station playing finds no song: the whole stick (station 0), so that the box is never
+/// silent for a search that matches nothing; the whole stick finding none has nothing to fall back to.
+public enum StationFallback {
+    /// The station to play instead of `current`, which found no song (nil: none).
+    public static func instead(of current: Int) -> Int? { current == 0 ? nil : 0 }
+}
