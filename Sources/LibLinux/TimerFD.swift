@@ -15,14 +15,15 @@ public struct TimerFD: ~Copyable {
         descriptor = fd
     }
 
-    /// Arms the timer to fire once at `deadline` nanoseconds on `CLOCK_MONOTONIC`, or disarms it when nil.
-    public func arm(atMonotonicNanoseconds deadline: UInt64?) throws(LinuxError) {
+    /// Arms the timer to fire once at `deadline` (time since boot on `CLOCK_MONOTONIC`, as `now()` gives),
+    /// or disarms it when nil.
+    public func arm(at deadline: Duration?) throws(LinuxError) {
         var spec = itimerspec()
         if let deadline {
-            // A zero it_value disarms, so a deadline of 0 (already due) becomes 1 ns.
-            let due = max(deadline, 1)
-            spec.it_value.tv_sec = Int(due / 1_000_000_000)
-            spec.it_value.tv_nsec = Int(due % 1_000_000_000)
+            // A zero it_value disarms, so a deadline at or before 0 (already due) becomes 1 ns.
+            let (seconds, attoseconds) = max(deadline, .nanoseconds(1)).components
+            spec.it_value.tv_sec = Int(seconds)
+            spec.it_value.tv_nsec = Int(attoseconds / 1_000_000_000)
         }
         guard timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil) == 0 else {
             throw LinuxError.current("timerfd_settime")
@@ -35,11 +36,12 @@ public struct TimerFD: ~Copyable {
         _ = read(descriptor, &count, 8)
     }
 
-    /// Now on `CLOCK_MONOTONIC`, in nanoseconds.
-    public static func now() -> UInt64 {
+    /// Now on `CLOCK_MONOTONIC`: the time since boot, not counting suspend (the clock of the kernel's
+    /// GPIO edge timestamps, too).
+    public static func now() -> Duration {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+        return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
     }
 
     deinit { close(descriptor) }

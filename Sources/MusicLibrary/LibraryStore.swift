@@ -93,13 +93,6 @@ public actor LibraryStore {
         return store
     }
 
-    /// `open(path:create:)` for a caller that is not async (the daemon's loop thread): opening is one quick
-    /// file open, so there is no need to hop onto the cooperative pool and wait for it.
-    public static func openSynchronously(path: String, create: Bool = false) throws(LibraryError) -> LibraryStore {
-        let executor = QueueExecutor(label: "shufflebox.library")
-        return LibraryStore(executor: executor, database: try opened(path: path, create: create))
-    }
-
     // Opening is one quick file open; the queries all run on the store's queue.
     private static func opened(path: String, create: Bool) throws(LibraryError) -> sending LibraryDatabase {
         try LibraryDatabase(path: path, create: create)

@@ -49,8 +49,8 @@ enum RunCommand {
             let parts = try ApplianceParts.make(config: config, stateDirectory: stateDirectory, loop: loop, log: log)
             let appliance = try Appliance(
                 loop: loop, config: config, reloadConfig: load, library: parts.library, player: parts.player, log: log,
-                stateDirectory: stateDirectory)
-            try appliance.start(socketPath: socketPath)
+                stateDirectory: stateDirectory, socketPath: socketPath)
+            try appliance.start()
             loop.run()
             log.debug("control loop ended")
             return ExitCode.success

@@ -24,7 +24,7 @@ final class ButtonDriver {
         self.board = board
         self.log = log
         self.act = act
-        recognizer = GestureRecognizer(board: board, start: MonotonicClock.now())
+        recognizer = GestureRecognizer(board: board, start: loop.now)
         sources = []
         for source in extra { add(source) }
         switch board.source {
@@ -33,6 +33,16 @@ final class ButtonDriver {
         case .input:
             do { add(try InputEventSource.open(board: board)) } catch { log.warning("buttons: \(error)") }
         }
+    }
+
+    /// Stops watching every source and cancels the gesture and chip timers (the sources close as they go).
+    func stop() {
+        for source in sources {
+            for fd in source.fileDescriptors { loop.unwatch(fd) }
+        }
+        sources.removeAll()
+        loop.setTimer(.gpio, at: nil)
+        loop.setTimer(.buttons, at: nil)
     }
 
     private func add(_ source: any ButtonSource) {
@@ -49,17 +59,17 @@ final class ButtonDriver {
         let (gpio, errors) = GPIOButtonSource.open(board: board)
         if let gpio {
             add(gpio)
-            if let wait { log.notice("buttons: GPIO chip opened after \(wait.elapsedMs()) ms") }
+            if let wait { log.notice("buttons: GPIO chip opened after \(wait.elapsedMs(now: loop.now)) ms") }
             return
         }
         if errors.contains(where: \.transient) {
-            var wait = wait ?? UdevWait()
+            var wait = wait ?? UdevWait(since: loop.now)
             if wait.attempt == 0 {
                 log.notice(
                     "buttons: \(errors[0].source): \(errors[0].problem); trying again for 2 minutes "
                         + "(at boot udev may not have handed it over yet)")
             }
-            if let at = wait.next() {
+            if let at = wait.next(now: loop.now) {
                 loop.setTimer(.gpio, at: at) { [unowned self] in self.openGPIO(wait) }
                 return
             }
@@ -88,14 +98,14 @@ final class ButtonDriver {
 
     /// Feeds due scripted edges, lets the recogniser's timers run, and re-arms the loop timer.
     private func step() {
-        let now = MonotonicClock.now()
+        let now = loop.now
         while let first = pending.first, first.time <= now {
             pending.removeFirst()
             perform(recognizer.handle(first))
         }
         perform(recognizer.advance(to: now))
         let next = [recognizer.nextDeadline, pending.first?.time].compactMap { $0 }.min()
-        loop.setTimer(.buttons, at: next.map(Self.nanoseconds)) { [unowned self] in self.step() }
+        loop.setTimer(.buttons, at: next) { [unowned self] in self.step() }
     }
 
     private func perform(_ events: [GestureEvent]) {
@@ -103,11 +113,6 @@ final class ButtonDriver {
             log.debug("buttons: \(event)")
             if let action = event.action { act(action) }
         }
-    }
-
-    private static func nanoseconds(_ time: Duration) -> UInt64 {
-        let parts = time.components
-        return UInt64(max(0, parts.seconds)) * 1_000_000_000 + UInt64(max(0, parts.attoseconds / 1_000_000_000))
     }
 
     /// The board named in the configuration: a board name, or a path to a board file.

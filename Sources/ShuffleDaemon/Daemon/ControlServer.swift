@@ -30,7 +30,7 @@ final class ControlServer: @unchecked Sendable {
         var written = 0
         var closing = false
         /// When it last sent something (monotonic ns).
-        var lastHeard: UInt64
+        var lastHeard: Duration
         /// Which client this is since the daemon started (a descriptor is used again by later clients).
         let serial: UInt64
         /// Whether a search of its is being answered elsewhere: its next requests wait in `held`.
@@ -39,7 +39,7 @@ final class ControlServer: @unchecked Sendable {
         /// A long song list being sent as the client reads it (`waiting` meanwhile), and its part being made.
         var stream: MPDSongStream?
         var part = MPDWriter()
-        init(fd: Int32, tcp: Bool, now: UInt64, serial: UInt64) {
+        init(fd: Int32, tcp: Bool, now: Duration, serial: UInt64) {
             self.fd = fd
             self.serial = serial
             self.tcp = tcp
@@ -51,7 +51,7 @@ final class ControlServer: @unchecked Sendable {
     private let backend: any MPDBackend & AnyObject
     private let log: Log
     /// Nanoseconds of silence after which a client is dropped (0: never).
-    private let timeout: UInt64
+    private let timeout: Duration
     private var listeners: [Int32] = []
     private var tcpListener: Int32 = -1
     private var clients: [Int32: Client] = [:]
@@ -73,7 +73,7 @@ final class ControlServer: @unchecked Sendable {
         self.backend = backend
         self.path = path
         self.log = log
-        timeout = UInt64(max(0, timeoutSeconds)) * 1_000_000_000
+        timeout = .seconds(max(0, timeoutSeconds))
         let unix = try Self.listenUnix(path)
         listeners.append(unix)
         if let tcp {
@@ -91,9 +91,6 @@ final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Number of connected clients.
-    var clientCount: Int { clients.count }
-
     /// Tells every client waiting in `idle` that `subsystems` changed.
     func notify(_ subsystems: Set<IdleSubsystem>) {
         if dispatching {
@@ -104,7 +101,7 @@ final class ControlServer: @unchecked Sendable {
         for client in clients.values {
             guard let reply = client.session.notify(subsystems) else { continue }
             // Its silence is counted from the end of its idle, as MPD does.
-            client.lastHeard = TimerFD.now()
+            client.lastHeard = loop.now
             woke = true
             send(reply, to: client)
         }
@@ -139,7 +136,7 @@ final class ControlServer: @unchecked Sendable {
                 continue
             }
             accepted += 1
-            let client = Client(fd: fd, tcp: tcp, now: TimerFD.now(), serial: accepted)
+            let client = Client(fd: fd, tcp: tcp, now: loop.now, serial: accepted)
             clients[fd] = client
             if !loop.hasTimer(.clients) { armTimeout() }
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in self.service(client, revents) }
@@ -162,7 +159,7 @@ final class ControlServer: @unchecked Sendable {
             drop(client)
             return
         }
-        client.lastHeard = TimerFD.now()
+        client.lastHeard = loop.now
         for chunk in client.lines.append(buffer.prefix(count)) {
             if client.waiting {
                 guard client.held.count < MPDSession.maxListLength else {
@@ -228,7 +225,7 @@ final class ControlServer: @unchecked Sendable {
     ) {
         guard let client = clients[fd], client.serial == serial else { return }
         client.waiting = false
-        client.lastHeard = TimerFD.now()
+        client.lastHeard = loop.now
         send(bytes: bytes, to: client)
         if let search, search.list != nil, !client.closing {
             var backend = self.backend
@@ -264,7 +261,7 @@ final class ControlServer: @unchecked Sendable {
         client.part.removeAll()
         stream.write(into: &client.part, upTo: Self.streamPart)
         // A client that reads is there: its silence counts from the list's end, not from asking for it.
-        client.lastHeard = TimerFD.now()
+        client.lastHeard = loop.now
         if stream.isFinished {
             client.stream = nil
             client.waiting = false
@@ -356,7 +353,7 @@ final class ControlServer: @unchecked Sendable {
 
     /// Arms the timer for the earliest moment a client that is not idle may have been silent too long.
     private func armTimeout() {
-        guard timeout > 0 else { return }
+        guard timeout > .zero else { return }
         let deadlines = clients.values.filter { !$0.session.isIdle }.map { $0.lastHeard + timeout }
         guard let next = deadlines.min() else {
             loop.setTimer(.clients, at: nil)
@@ -366,10 +363,10 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func dropSilentClients() {
-        let now = TimerFD.now()
+        let now = loop.now
         for client in clients.values where !client.session.isIdle && now >= client.lastHeard + timeout {
             log.info(
-                "dropped a \(client.tcp ? "TCP" : "Unix-socket") client that sent nothing for \(timeout / 1_000_000_000) s"
+                "dropped a \(client.tcp ? "TCP" : "Unix-socket") client that sent nothing for \(timeout.milliseconds / 1000) s"
             )
             drop(client)
         }

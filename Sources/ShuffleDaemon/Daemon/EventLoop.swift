@@ -6,6 +6,9 @@ import LibPThread
 /// (sockets, the mount table, the signal pipe, button sources), a `timerfd` armed only for the next
 /// deadline, and an `eventfd` other threads use to hand it work. With nothing due it sleeps in the
 /// kernel with no timeout.
+///
+/// Time is a port: `now` is the kernel's monotonic clock (time since boot, the clock of GPIO edge
+/// timestamps), or, in a loop made by `manual(at:)` for tests, a clock that moves only by `advance(by:)`.
 final class EventLoop: @unchecked Sendable {
     // @unchecked: `sources`, `timers`, `timer` and `running` are touched only on the loop thread
     // (inside `run()` and the handlers it calls); other threads reach the loop only through `post`,
@@ -20,19 +23,32 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private var sources: [Int32: Source] = [:]
-    private var timers: [LoopTimer: (deadline: UInt64, action: () -> Void)] = [:]
+    private var timers: [LoopTimer: (deadline: Duration, action: () -> Void)] = [:]
     private let timer: TimerFD
     private let wake: EventFD
     private let inbox = PThreadMutex<[@Sendable () -> Void]>([])
     private var running = false
     /// The thread inside `run()`; until it starts, whoever builds the loop may set it up.
     private var owner: pthread_t?
+    /// The manual clock's reading (tests); nil: the kernel's clock.
+    private var manualNow: Duration?
 
     /// Creates the loop's timer and wake-up descriptors.
     init() throws(LinuxError) {
         timer = try TimerFD()
         wake = try EventFD()
     }
+
+    /// A loop for tests whose clock reads `start` until `advance(by:)` moves it; it is driven by
+    /// `runPending()` and `advance(by:)` on the test's thread, never by `run()`.
+    static func manual(at start: Duration = .seconds(1_000)) throws(LinuxError) -> EventLoop {
+        let loop = try EventLoop()
+        loop.manualNow = start
+        return loop
+    }
+
+    /// Now: the time since boot on the monotonic clock (or the manual clock's reading).
+    var now: Duration { manualNow ?? TimerFD.now() }
 
     /// Watches `fd` for `events`, replacing an earlier watch. Loop thread only.
     func watch(_ fd: Int32, events: Int16, handler: @escaping Handler) {
@@ -52,14 +68,25 @@ final class EventLoop: @unchecked Sendable {
         sources[fd] = nil
     }
 
-    /// Runs `action` once at `deadline` (monotonic ns), replacing the timer of the same name; nil cancels it.
-    func setTimer(_ name: LoopTimer, at deadline: UInt64?, action: @escaping () -> Void = {}) {
+    /// Runs `action` once at `deadline` (on `now`'s clock), replacing the timer of the same name; nil cancels it.
+    func setTimer(_ name: LoopTimer, at deadline: Duration?, action: @escaping () -> Void = {}) {
         assertOnLoop()
         if let deadline {
             timers[name] = (deadline, action)
         } else {
             timers[name] = nil
         }
+    }
+
+    /// Runs `action` once, `delay` from now, replacing the timer of the same name.
+    func setTimer(_ name: LoopTimer, after delay: Duration, action: @escaping () -> Void) {
+        setTimer(name, at: now + delay, action: action)
+    }
+
+    /// When the timer of that name is due (nil: none is pending).
+    func deadline(of name: LoopTimer) -> Duration? {
+        assertOnLoop()
+        return timers[name]?.deadline
     }
 
     /// Whether a timer of that name is pending.
@@ -109,11 +136,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if fds[0].revents != 0 {
                 wake.drain()
-                let work = inbox.withLock { pending in
-                    defer { pending.removeAll() }
-                    return pending
-                }
-                for item in work { item() }
+                runPosted()
             }
             if fds[1].revents != 0 { timer.acknowledge() }
             runDueTimers()
@@ -126,8 +149,43 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    // MARK: - The manual clock (tests)
+
+    /// Runs what other threads posted and the timers due, until nothing more is (a manual loop's turn).
+    func runPending() {
+        assertOnLoop()
+        while inbox.withLock({ !$0.isEmpty }) || timers.values.contains(where: { $0.deadline <= now }) {
+            runPosted()
+            runDueTimers()
+        }
+    }
+
+    /// Moves the manual clock on by `duration`, stopping at each deadline on the way so that timers run at
+    /// their own time and in order (a timer armed by another runs too, if it falls within).
+    func advance(by duration: Duration) {
+        guard let start = manualNow else { preconditionFailure("advance(by:) needs a loop made by manual(at:)") }
+        let end = start + duration
+        runPending()
+        while let next = timers.values.map(\.deadline).min(), next <= end {
+            manualNow = max(next, manualNow ?? next)
+            runPending()
+        }
+        manualNow = end
+        runPending()
+    }
+
+    // MARK: - Private
+
+    private func runPosted() {
+        let work = inbox.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        for item in work { item() }
+    }
+
     private func runDueTimers() {
-        let now = TimerFD.now()
+        let now = self.now
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (name, entry) in due {
             // Remove before running: the action may re-arm the same timer.
@@ -139,7 +197,7 @@ final class EventLoop: @unchecked Sendable {
     private func armTimer() {
         let next = timers.values.map(\.deadline).min()
         do {
-            try timer.arm(atMonotonicNanoseconds: next)
+            try timer.arm(at: next)
         } catch {
             // Settime fails only on invalid arguments; fall back to firing timers on the next wake-up.
         }
@@ -152,8 +210,8 @@ enum LoopTimer: Hashable {
     case watchdog
     /// Power off after so long idle.
     case idlePowerOff
-    /// The sleep timer's end, and the steps of its fade.
-    case sleep, sleepFade
+    /// The sleep timer's next deadline: its end, a step of its fade, or the pause after it.
+    case sleep
     /// Looking for the status light again (udev may bring it late); its blinking and a one-off flash.
     case lightOpen, light, lightFlash
     /// Looking for the button chip again; the buttons' gesture deadlines.

@@ -7,7 +7,9 @@ import ShuffleCore
 /// (a card's nodes are created and removed by the kernel, and udev hands them over with a change of owner and
 /// mode): no timer runs, and nothing wakes while no device changes. A list of PCM names only (the `device`
 /// setting alone) has nothing to watch. Confined to the event loop's thread.
-final class OutputService {
+final class OutputService: Service {
+    let name = "outputs"
+
     /// Where the kernel lists its sound cards, its device nodes, and its display connectors (tests point
     /// them elsewhere).
     struct Paths {
@@ -25,7 +27,7 @@ final class OutputService {
 
     /// How long after a device change the cards are read: a USB card's nodes come one after another, and
     /// udev's change of their mode comes after them.
-    static let settle: UInt64 = 200_000_000
+    static let settle: Duration = .milliseconds(200)
 
     private let loop: EventLoop
     private var machine: OutputMachine
@@ -104,7 +106,7 @@ final class OutputService {
         let cards = names.compactMap(Self.cardNumber)
         guard !cards.isEmpty || touched == nil else { return }
         touched?.formUnion(cards)
-        loop.setTimer(.outputsSettle, at: TimerFD.now() + Self.settle) { [unowned self] in
+        loop.setTimer(.outputsSettle, after: Self.settle) { [unowned self] in
             let cards = self.readCards()
             let touched = self.touched
             self.touched = []

@@ -171,7 +171,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         }
         let next = current + 1
         engine.send(.setVolume(next))
-        loop.setTimer(.ramp, at: TimerFD.now() + UInt64(1_000_000_000 / max(1, target))) { [weak self] in
+        loop.setTimer(.ramp, after: .seconds(1) / max(1, target)) { [weak self] in
             guard let self, self.engine === engine else { return }
             self.ramp(to: self.level, from: next)
         }

@@ -7,7 +7,7 @@ import Speech
 /// The box's voice: `Announcer` decides what to say, a serial queue of its own renders it with
 /// `shufflebox-speech` (espeak-ng in a process of its own; never on the event loop's thread), and the player says it (mixed into the music, or straight
 /// to the device when nothing plays). Confined to the event loop's thread, apart from the rendering.
-final class Speaker: @unchecked Sendable {
+final class Speaker: Service, @unchecked Sendable {
     // @unchecked: `announcer`, `nextID` and `speakingID` are touched only on the loop's thread; the render
     // queue hands its results back through `loop.post`.
     private var announcer: Announcer
@@ -19,6 +19,7 @@ final class Speaker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "shufflebox.speech")
     private var nextID: UInt64 = 0
     private var speakingID: UInt64?
+    let name = "voice"
 
     init(settings: Announcer.Settings, loop: EventLoop, player: any AppliancePlayer, log: Log) {
         announcer = Announcer(settings: settings)
@@ -28,10 +29,12 @@ final class Speaker: @unchecked Sendable {
         voice = settings.enabled ? PhraseVoice() : nil
     }
 
+    func start() throws(DaemonError) {}
+
     /// Tells the announcer what happened, and says what it decides.
     func handle(_ event: Announcer.Event) {
         let requestedAt = ContinuousClock.now
-        for effect in announcer.handle(event, at: Self.now()) {
+        for effect in announcer.handle(event, at: now) {
             switch effect {
             case .stop:
                 speakingID = nil
@@ -74,7 +77,9 @@ final class Speaker: @unchecked Sendable {
                     // The speak-latency figure (`make bench`), like the skip latency of tracks.
                     let ms = (at - requestedAt).components
                     let total = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-                    log.info("phrase \(id) (\(message.rawValue)): first samples handed to ALSA \(total) ms after the request")
+                    log.info(
+                        "phrase \(id) (\(message.rawValue)): first samples handed to ALSA \(total) ms after the request"
+                    )
                 } ended: { [self] in
                     self.loop.post { self.ended(id) }
                 }
@@ -85,8 +90,8 @@ final class Speaker: @unchecked Sendable {
     private func ended(_ id: UInt64) {
         guard speakingID == id else { return }
         speakingID = nil
-        _ = announcer.handle(.phraseEnded, at: Self.now())
+        _ = announcer.handle(.phraseEnded, at: now)
     }
 
-    private static func now() -> Duration { .nanoseconds(Int64(clamping: TimerFD.now())) }
+    private var now: Duration { loop.now }
 }

@@ -84,7 +84,7 @@ final class StatusLight {
         let shown = wanted
         display(flash)
         wanted = nil
-        loop.setTimer(.lightFlash, at: TimerFD.now() + UInt64(restoreAfterMs) * 1_000_000) { [weak self] in
+        loop.setTimer(.lightFlash, after: .milliseconds(restoreAfterMs)) { [weak self] in
             guard let self, self.wanted == nil, let shown else { return }
             self.wanted = shown
             self.display(shown)
@@ -119,12 +119,12 @@ final class StatusLight {
                 pending.removeFirst()
                 if let refused {
                     self.refused = nil
-                    log.debug("light: \(next.attribute) writable after \(refused.elapsedMs()) ms")
+                    log.debug("light: \(next.attribute) writable after \(refused.elapsedMs(now: loop.now)) ms")
                 }
             } catch {
                 if error.isPermission && !error.isReadOnly {
-                    var wait = refused ?? UdevWait()
-                    if let at = wait.next() {
+                    var wait = refused ?? UdevWait(since: loop.now)
+                    if let at = wait.next(now: loop.now) {
                         refused = wait
                         loop.setTimer(.light, at: at) { [unowned self] in self.flush() }
                         return

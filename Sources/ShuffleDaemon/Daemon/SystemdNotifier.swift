@@ -8,8 +8,8 @@ final class SystemdNotifier {
     private let fd: Int32
     private var address: sockaddr_un
     private let length: socklen_t
-    /// Half of `$WATCHDOG_USEC` in nanoseconds: how often to send `WATCHDOG=1`; nil when no watchdog.
-    let watchdogInterval: UInt64?
+    /// Half of `$WATCHDOG_USEC`: how often to send `WATCHDOG=1`; nil when no watchdog.
+    let watchdogInterval: Duration?
 
     /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC` (honouring `$WATCHDOG_PID`); nil when not under systemd.
     init?(environment: [String: String] = Environment.all) {
@@ -30,10 +30,10 @@ final class SystemdNotifier {
         self.fd = fd
         self.address = address
         self.length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        var interval: UInt64?
-        if let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 {
+        var interval: Duration?
+        if let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0 {
             let forUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
-            if forUs { interval = usec * 1000 / 2 }
+            if forUs { interval = .microseconds(usec) / 2 }
         }
         watchdogInterval = interval
     }
