@@ -49,7 +49,7 @@ import Testing
     }
 
     typealias M = DaemonMachine
-    static let stick = M.Volume(id: "uuid:A", mountPoint: "/media/A", known: true, storedVolume: 1)
+    static let stick = M.Stick(id: "uuid:A", mountPoint: "/media/A", known: true, storedLevel: 1)
 
     /// (floor, asked step) → the step the machine sets (cap 12).
     @Test(arguments: [(4, 0, 4), (4, 3, 4), (4, 9, 9), (4, 30, 12), (0, 0, 0), (15, 0, 12)] as [(Int, Int, Int)])
@@ -74,10 +74,10 @@ import Testing
 
     @Test func theStartLevelIsNeverAboveTheConfiguredStartWhateverTheStickStored() {
         var loud = Self.stick
-        loud.storedVolume = 12
+        loud.storedLevel = 12
         var machine = M(settings: M.Settings(startVolume: 6, maxVolume: 12, volumeSteps: 20, resumePaused: false))
         let effects = machine.handle(.started(present: [loud], lastPlayed: nil))
-        #expect(effects.contains(.startPlayback(loud, paused: false, volume: 6, rampIn: true)))
+        #expect(effects.contains(.startPlayback(loud, paused: false, level: 6, rampIn: true)))
     }
 
     @Test func sleepIsTheShellsTimerNotAMachineDecision() {

@@ -4,8 +4,8 @@ import Testing
 @Suite struct DaemonMachineTests {
     typealias M = DaemonMachine
     static let settings = M.Settings(startVolume: 8, maxVolume: 12, volumeSteps: 20, resumePaused: false)
-    static let a = M.Volume(id: "uuid:A", mountPoint: "/media/A", known: true, storedVolume: 11)
-    static let b = M.Volume(id: "uuid:B", mountPoint: "/media/B")
+    static let a = M.Stick(id: "uuid:A", mountPoint: "/media/A", known: true, storedLevel: 11)
+    static let b = M.Stick(id: "uuid:B", mountPoint: "/media/B")
 
     /// Only the effects that act (logs dropped), for compact tables.
     private func acts(_ effects: [M.Effect]) -> [M.Effect] {
@@ -24,7 +24,7 @@ import Testing
         #expect(
             acts(effects) == [
                 .startIndexing(Self.a), .startIndexing(Self.b),
-                .startPlayback(Self.a, paused: false, volume: 8, rampIn: true),
+                .startPlayback(Self.a, paused: false, level: 8, rampIn: true),
             ])
         #expect(machine.state == .playing)
         #expect(machine.active == Self.a)
@@ -35,9 +35,9 @@ import Testing
         settings.resumePaused = true
         var machine = M(settings: settings)
         var quiet = Self.a
-        quiet.storedVolume = 3
+        quiet.storedLevel = 3
         let effects = machine.handle(.started(present: [quiet], lastPlayed: nil))
-        #expect(acts(effects).last == .startPlayback(quiet, paused: true, volume: 3, rampIn: true))
+        #expect(acts(effects).last == .startPlayback(quiet, paused: true, level: 3, rampIn: true))
         #expect(machine.state == .paused)
     }
 
@@ -52,7 +52,7 @@ import Testing
         #expect(machine.handle(.action(.next)) == [])
         let first = machine.handle(.firstPlayable(volumeID: "uuid:B"))
         #expect(
-            first == [.startPlayback(Self.b, paused: false, volume: 8, rampIn: false), .notify([.database, .player])])
+            first == [.startPlayback(Self.b, paused: false, level: 8, rampIn: false), .notify([.database, .player])])
         #expect(machine.state == .playing)
         #expect(machine.handle(.firstPlayable(volumeID: "uuid:B")) == [])
         #expect(machine.handle(.indexed(volumeID: "uuid:B", playable: 40)) == [.notify([.database, .update])])
@@ -65,7 +65,7 @@ import Testing
         var machine = M(settings: Self.settings)
         _ = machine.handle(.started(present: [], lastPlayed: nil))
         _ = machine.handle(.mounted(Self.b))
-        let start: M.Effect = .startPlayback(Self.b, paused: false, volume: 8, rampIn: false)
+        let start: M.Effect = .startPlayback(Self.b, paused: false, level: 8, rampIn: false)
         #expect(acts(machine.handle(.firstPlayable(volumeID: "uuid:B"))).first == start)
         #expect(acts(machine.handle(.nothingPlayable(volumeID: "uuid:B"))) == [.stopPlayback, .notify([.player])])
         #expect(machine.state == .indexing, "looking for music, not playing")
@@ -83,7 +83,7 @@ import Testing
         _ = machine.handle(.nothingPlayable(volumeID: "uuid:B"))
         #expect(
             acts(machine.handle(.indexed(volumeID: "uuid:B", playable: 30))) == [
-                .notify([.database, .update]), .startPlayback(Self.b, paused: false, volume: 8, rampIn: false),
+                .notify([.database, .update]), .startPlayback(Self.b, paused: false, level: 8, rampIn: false),
                 .notify([.player]),
             ])
         #expect(machine.state == .playing)
@@ -116,7 +116,7 @@ import Testing
     @Test func tracksFoundWhileThePlayerRanAreTriedBeforeGivingUp() {
         var machine = playingNewStickB()
         _ = machine.handle(.indexed(volumeID: "uuid:B", playable: 30))
-        let start: M.Effect = .startPlayback(Self.b, paused: false, volume: 8, rampIn: false)
+        let start: M.Effect = .startPlayback(Self.b, paused: false, level: 8, rampIn: false)
         let ended = acts(machine.handle(.nothingPlayable(volumeID: "uuid:B")))
         #expect(ended == [.stopPlayback, start, .notify([.player])])
         #expect(machine.state == .playing)
@@ -150,7 +150,7 @@ import Testing
         let again = acts(machine.handle(.mounted(Self.a)))
         #expect(
             again == [
-                .startIndexing(Self.a), .startPlayback(Self.a, paused: false, volume: 11, rampIn: false),
+                .startIndexing(Self.a), .startPlayback(Self.a, paused: false, level: 11, rampIn: false),
                 .notify([.database, .player, .update, .playlist]),
             ])
     }
@@ -185,7 +185,7 @@ import Testing
         #expect(
             pullB == [
                 .stopIndexing(volumeID: "uuid:B"), .stopPlayback,
-                .startPlayback(Self.a, paused: false, volume: 11, rampIn: false), .notify([.database, .player]),
+                .startPlayback(Self.a, paused: false, level: 11, rampIn: false), .notify([.database, .player]),
             ])
         #expect(machine.active == Self.a)
     }
@@ -213,7 +213,7 @@ import Testing
     func actionsWhilePlaying(_ action: PlayerAction, _ expected: [M.Effect], _ state: DaemonState) {
         var machine = M(settings: Self.settings)
         var stick = Self.a
-        stick.storedVolume = nil
+        stick.storedLevel = nil
         _ = machine.handle(.started(present: [stick], lastPlayed: nil))
         #expect(machine.handle(.action(action)) == expected)
         #expect(machine.state == state)
@@ -240,7 +240,7 @@ import Testing
         // A player started again (here after the sound device came back) starts muted too.
         _ = machine.handle(.deviceFailed("gone"))
         let restarted = acts(machine.handle(.deviceRecovered))
-        #expect(restarted.contains(.startPlayback(Self.a, paused: false, volume: 8, rampIn: true)), "\(restarted)")
+        #expect(restarted.contains(.startPlayback(Self.a, paused: false, level: 8, rampIn: true)), "\(restarted)")
         #expect(restarted.contains(.mute(true)))
         #expect(machine.handle(.action(.setOutput(enabled: true))) == [.mute(false), .notify([.output, .mixer])])
     }
@@ -266,7 +266,7 @@ import Testing
         #expect(machine.handle(.action(.next)) == [])
         #expect(
             acts(machine.handle(.deviceRecovered)) == [
-                .startPlayback(Self.a, paused: false, volume: 8, rampIn: true), .notify([.player]),
+                .startPlayback(Self.a, paused: false, level: 8, rampIn: true), .notify([.player]),
             ])
         #expect(machine.state == .playing)
     }
@@ -280,7 +280,7 @@ import Testing
         #expect(machine.state == .noLibrary)
         // A stick plugged in after that gets a player (which reports the device again if it is still gone).
         let effects = acts(machine.handle(.mounted(Self.a)))
-        #expect(effects.contains(.startPlayback(Self.a, paused: false, volume: 11, rampIn: false)), "\(effects)")
+        #expect(effects.contains(.startPlayback(Self.a, paused: false, level: 11, rampIn: false)), "\(effects)")
         _ = machine.handle(.deviceFailed("cannot open ALSA device 'x': No such file or directory"))
         #expect(machine.state.name == "error")
         // Another stick plugged in meanwhile replaces the failing player with a new one.

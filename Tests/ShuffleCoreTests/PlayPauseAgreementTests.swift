@@ -97,7 +97,7 @@ import Testing
     // MARK: - The daemon and its player
 
     static let settings = DaemonMachine.Settings(startVolume: 8, maxVolume: 20, volumeSteps: 20, resumePaused: false)
-    static let stick = DaemonMachine.Volume(id: "uuid:A", mountPoint: "/media/a", known: true)
+    static let stick = DaemonMachine.Stick(id: "uuid:A", mountPoint: "/media/a", known: true)
 
     /// The daemon machine driving a player machine the way `PlayerBridge` does: explicit play and pause.
     struct Box {

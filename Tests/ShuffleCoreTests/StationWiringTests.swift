@@ -35,8 +35,8 @@ import Testing
     @Test(arguments: limits)
     func aSticksSettingsOnlyEverLowerTheBoxs(_ start: Int?, _ cap: Int?, _ stored: Int?, _ inForce: Int, _ level: Int) {
         var machine = M(settings: Self.box)
-        let stick = M.Volume(
-            id: "uuid:A", mountPoint: "/media/A", known: true, storedVolume: stored,
+        let stick = M.Stick(
+            id: "uuid:A", mountPoint: "/media/A", known: true, storedLevel: stored,
             limits: StickSettings(startVolume: start, maxVolume: cap))
         _ = machine.handle(.started(present: [stick], lastPlayed: nil))
         #expect(machine.effectiveSettings.maxVolume == inForce)
@@ -48,14 +48,14 @@ import Testing
     @Test func aStickPluggedInAtRunTimeBringsItsLowerCapAndTheNextStickTakesItAway() {
         var machine = M(settings: Self.box)
         _ = machine.handle(.started(present: [], lastPlayed: nil))
-        let quiet = M.Volume(
-            id: "uuid:Q", mountPoint: "/media/Q", known: true, storedVolume: 11, limits: StickSettings(maxVolume: 5))
+        let quiet = M.Stick(
+            id: "uuid:Q", mountPoint: "/media/Q", known: true, storedLevel: 11, limits: StickSettings(maxVolume: 5))
         let effects = machine.handle(.mounted(quiet))
-        #expect(effects.contains(.startPlayback(quiet, paused: false, volume: 5, rampIn: false)))
+        #expect(effects.contains(.startPlayback(quiet, paused: false, level: 5, rampIn: false)))
         _ = machine.handle(.action(.changeVolume(3)))
         #expect(machine.volume == 5)
         _ = machine.handle(.unmounted(mountPoint: "/media/Q"))
-        let loud = M.Volume(id: "uuid:L", mountPoint: "/media/L", known: true)
+        let loud = M.Stick(id: "uuid:L", mountPoint: "/media/L", known: true)
         _ = machine.handle(.mounted(loud))
         _ = machine.handle(.action(.changeVolume(5)))
         #expect(machine.volume == 10, "the box's cap again")
@@ -63,18 +63,18 @@ import Testing
 
     @Test func changingStationSavesRestartsThePlayerAndPlays() {
         var machine = M(settings: Self.box)
-        let stick = M.Volume(id: "uuid:A", mountPoint: "/media/A", known: true, storedVolume: 5)
+        let stick = M.Stick(id: "uuid:A", mountPoint: "/media/A", known: true, storedLevel: 5)
         _ = machine.handle(.started(present: [stick], lastPlayed: nil))
         _ = machine.handle(.action(.pause))
         #expect(
             machine.handle(.stationChanged) == [
-                .stopPlayback, .startPlayback(stick, paused: false, volume: 5, rampIn: false),
+                .stopPlayback, .startPlayback(stick, paused: false, level: 5, rampIn: false),
                 .notify([.player, .playlist]),
             ])
         #expect(machine.state == .playing)
         // While the stick is still being indexed for the first time there is no player to restart.
         var fresh = M(settings: Self.box)
-        _ = fresh.handle(.started(present: [M.Volume(id: "uuid:B", mountPoint: "/media/B")], lastPlayed: nil))
+        _ = fresh.handle(.started(present: [M.Stick(id: "uuid:B", mountPoint: "/media/B")], lastPlayed: nil))
         #expect(fresh.handle(.stationChanged) == [])
     }
 

@@ -125,7 +125,7 @@ final class FakeLibrary: ApplianceLibrary, @unchecked Sendable {
     func describe(volumeID: String, mountPoint: String) -> StoredVolume { known[volumeID] ?? StoredVolume() }
     func storeStation(_ name: String?, volumeID: String) { calls.append("station \(name ?? "-") \(volumeID)") }
     func lastPlayedVolume() -> String? { nil }
-    func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void) {
+    func startIndexing(_ volume: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void) {
         calls.append("index \(volume.id)")
         indexing[volume.id] = report
     }
@@ -164,7 +164,7 @@ final class FakePlayer: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ volume: DaemonMachine.Volume, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int, rampIn: Bool,
+        _ volume: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int, rampIn: Bool,
         report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         calls.append("start \(volume.id) \(station?.name ?? "-")\(paused ? " paused" : "") level \(level)")

@@ -33,7 +33,7 @@ struct LibraryBridgeTests {
         let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
         let database = scratch.path + "/library.db"
         let bridge = try LibraryBridge(path: database, log: log)
-        let volume = DaemonMachine.Volume(id: "uuid:test-stick", mountPoint: root.path)
+        let volume = DaemonMachine.Stick(id: "uuid:test-stick", mountPoint: root.path)
         let reports = Locked<[IndexReport]>([])
         // The daemon hears of the unplug as soon as the first tracks are in.
         bridge.startIndexing(volume) { [bridge] (report: IndexReport) in
@@ -60,7 +60,7 @@ struct LibraryBridgeTests {
         let lines = self.lines
         let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
         let bridge = try LibraryBridge(path: scratch.path + "/library.db", log: log)
-        let volume = DaemonMachine.Volume(id: "uuid:listing-stick", mountPoint: root.path)
+        let volume = DaemonMachine.Stick(id: "uuid:listing-stick", mountPoint: root.path)
         bridge.startIndexing(volume) { _ in }
         #expect(waitForLog("indexed \(root.path): 30 tracks"), "\(lines.value)")
         let read = DispatchSemaphore(value: 0)

@@ -32,7 +32,7 @@ public struct DaemonMachine: Sendable {
     }
 
     /// A mounted stick.
-    public struct Volume: Equatable, Sendable {
+    public struct Stick: Equatable, Sendable {
         /// Its identity: `uuid:…`, `label:…` or `path:…`.
         public var id: String
         /// Where it is mounted.
@@ -40,21 +40,21 @@ public struct DaemonMachine: Sendable {
         /// Whether its index already holds playable tracks (a known stick resumes at once).
         public var known: Bool
         /// The volume level stored with its resume point, if any.
-        public var storedVolume: Int?
+        public var storedLevel: Int?
         /// Whether it is the box's own card (under `card-root`): it plays only while no stick does.
         public var card: Bool
         /// What the stick's `shufflebox.txt` sets: a lower cap and start volume while it plays, never higher.
         public var limits: StickSettings
 
-        /// Creates a volume.
+        /// Creates a stick.
         public init(
-            id: String, mountPoint: String, known: Bool = false, storedVolume: Int? = nil, card: Bool = false,
+            id: String, mountPoint: String, known: Bool = false, storedLevel: Int? = nil, card: Bool = false,
             limits: StickSettings = StickSettings()
         ) {
             self.id = id
             self.mountPoint = mountPoint
             self.known = known
-            self.storedVolume = storedVolume
+            self.storedLevel = storedLevel
             self.card = card
             self.limits = limits
         }
@@ -64,9 +64,9 @@ public struct DaemonMachine: Sendable {
     public enum Event: Equatable, Sendable {
         /// The daemon started; `present` are the sticks mounted now (oldest first), `lastPlayed` the id of
         /// the stick that played last (from the database).
-        case started(present: [Volume], lastPlayed: String?)
+        case started(present: [Stick], lastPlayed: String?)
         /// A stick was mounted under a library root.
-        case mounted(Volume)
+        case mounted(Stick)
         /// A stick's mount went away (unmount), or reading it fails because it vanished.
         case unmounted(mountPoint: String)
         /// The indexer found the first playable track of a stick.
@@ -98,7 +98,7 @@ public struct DaemonMachine: Sendable {
     /// What the shell must do, in order.
     public enum Effect: Equatable, Sendable {
         /// Index the stick in the background (incrementally when known).
-        case startIndexing(Volume)
+        case startIndexing(Stick)
         /// Stop the background work on a stick that went away: its index run and its loudness scan. The scan
         /// outlives the index run, and a file system unmounted lazily (the USB-drive switch taking the card's
         /// MUSIC for a computer, a stick's mount stopped) stays readable, so nothing else would stop it: it
@@ -106,7 +106,7 @@ public struct DaemonMachine: Sendable {
         case stopIndexing(volumeID: String)
         /// Open the stick's library and play from its resume point, at `volume` steps, ramped in from
         /// silence when `rampIn`; paused when `paused`.
-        case startPlayback(Volume, paused: Bool, volume: Int, rampIn: Bool)
+        case startPlayback(Stick, paused: Bool, level: Int, rampIn: Bool)
         /// Stop playing and close the library (the resume point is saved first).
         case stopPlayback
         /// Pause output.
@@ -140,9 +140,9 @@ public struct DaemonMachine: Sendable {
     /// The settings in force: the box's, lowered by the playing stick's own (`StickSettings.applied`).
     public var effectiveSettings: Settings { active.map { $0.limits.applied(to: settings) } ?? settings }
     /// The mounted sticks under the roots, oldest first.
-    public private(set) var mounted: [Volume] = []
+    public private(set) var mounted: [Stick] = []
     /// The stick playing (or about to), if any.
-    public private(set) var active: Volume?
+    public private(set) var active: Stick?
     /// The volume level in steps.
     public private(set) var volume: Int
     /// Whether the output is disabled (muted); not stored: a restart plays.
@@ -184,7 +184,7 @@ public struct DaemonMachine: Sendable {
                 effects.append(.startIndexing(stick))
             }
             // A stick present at start-up plays rather than the card, whichever played last.
-            func pick(_ candidates: [Volume]) -> Volume? {
+            func pick(_ candidates: [Stick]) -> Stick? {
                 candidates.last(where: { $0.id == lastPlayed && $0.known }) ?? candidates.last(where: \.known)
                     ?? candidates.last
             }
@@ -194,7 +194,7 @@ public struct DaemonMachine: Sendable {
             }
             // Start-up: never louder than the start volume (the stick's own, when lower), whatever it stored.
             let start = choice.limits.applied(to: settings).startVolume
-            volume = clamp(min(choice.storedVolume ?? start, start), for: choice)
+            volume = clamp(min(choice.storedLevel ?? start, start), for: choice)
             return effects + activate(choice, rampIn: true)
         case .mounted(let stick):
             mounted.removeAll { $0.mountPoint == stick.mountPoint || $0.id == stick.id }
@@ -211,7 +211,7 @@ public struct DaemonMachine: Sendable {
             deviceError = nil
             effects.append(.startIndexing(stick))
             paused = false  // plugging a stick in is asking for music
-            volume = clamp(stick.storedVolume ?? volume, for: stick)
+            volume = clamp(stick.storedLevel ?? volume, for: stick)
             if let start = stick.limits.startVolume { volume = clamp(min(volume, start), for: stick) }
             return effects + activate(stick, rampIn: false) + [.notify([.database, .player, .update, .playlist])]
         case .unmounted(let mountPoint):
@@ -226,7 +226,7 @@ public struct DaemonMachine: Sendable {
             deviceError = nil  // no player is using the device any more; the next one finds out anew
             // With several sticks the most recently plugged one that remains takes over, the card last.
             if let next = successor() {
-                volume = clamp(next.storedVolume ?? volume, for: next)
+                volume = clamp(next.storedLevel ?? volume, for: next)
                 effects += activate(next, rampIn: false)
             }
             return effects + [.notify([.database, .player])]
@@ -316,7 +316,7 @@ public struct DaemonMachine: Sendable {
 
     /// Who plays when the active library goes: the most recently mounted stick with playable tracks, else
     /// any stick, then the card likewise.
-    private func successor(requirePlayable: Bool = false) -> Volume? {
+    private func successor(requirePlayable: Bool = false) -> Stick? {
         let sticks = mounted.filter { !$0.card }
         let cards = mounted.filter(\.card)
         for group in [sticks, cards] {
@@ -326,7 +326,7 @@ public struct DaemonMachine: Sendable {
         return nil
     }
 
-    private mutating func activate(_ stick: Volume, rampIn: Bool) -> [Effect] {
+    private mutating func activate(_ stick: Stick, rampIn: Bool) -> [Effect] {
         active = stick
         guard playable.contains(stick.id) else {
             return [.log(.info, "indexing \(stick.mountPoint); music starts with the first playable track")]
@@ -339,16 +339,16 @@ public struct DaemonMachine: Sendable {
         active = nil
         var effects: [Effect] = []
         if let other = successor(requirePlayable: true) {
-            volume = clamp(other.storedVolume ?? volume, for: other)
+            volume = clamp(other.storedLevel ?? volume, for: other)
             effects += activate(other, rampIn: false)
         }
         return effects + [.notify([.player])]
     }
 
-    private mutating func startEffects(_ stick: Volume, rampIn: Bool) -> [Effect] {
+    private mutating func startEffects(_ stick: Stick, rampIn: Bool) -> [Effect] {
         guard deviceError == nil else { return [] }
         foundSinceStart = false
-        return [.startPlayback(stick, paused: paused, volume: volume, rampIn: rampIn)] + (muted ? [.mute(true)] : [])
+        return [.startPlayback(stick, paused: paused, level: volume, rampIn: rampIn)] + (muted ? [.mute(true)] : [])
     }
 
     private mutating func perform(_ action: PlayerAction) -> [Effect] {
@@ -421,7 +421,7 @@ public struct DaemonMachine: Sendable {
     private func clamp(_ step: Int) -> Int { clamp(step, for: active) }
 
     /// Within the floor and the cap in force while `stick` plays.
-    private func clamp(_ step: Int, for stick: Volume?) -> Int {
+    private func clamp(_ step: Int, for stick: Stick?) -> Int {
         let settings = stick.map { $0.limits.applied(to: self.settings) } ?? self.settings
         let cap = min(settings.maxVolume, settings.volumeSteps)
         return max(0, min(max(step, settings.minVolume), cap))

@@ -197,7 +197,7 @@ final class Appliance: @unchecked Sendable {
         }
     }
 
-    private func stick(for entry: MountEntry) -> DaemonMachine.Volume {
+    private func stick(for entry: MountEntry) -> DaemonMachine.Stick {
         let id = VolumeIdentity.identify(entry)
         let mountPoint = entry.mountPoint.display
         let known = library.describe(volumeID: id, mountPoint: mountPoint)
@@ -205,8 +205,8 @@ final class Appliance: @unchecked Sendable {
         // The stick's own file: its stations, and settings that may only lower the box's.
         let file = stickStations.read(stick: id, mountPoint: mountPoint, stored: known.station)
         if let first = file.errors.first { voice.handle(.stickFileError(line: first.line)) }
-        return DaemonMachine.Volume(
-            id: id, mountPoint: mountPoint, known: known.known, storedVolume: known.volume, card: card,
+        return DaemonMachine.Stick(
+            id: id, mountPoint: mountPoint, known: known.known, storedLevel: known.volume, card: card,
             limits: file.settings)
     }
 
@@ -330,29 +330,29 @@ final class Appliance: @unchecked Sendable {
     func apply(_ effects: [DaemonMachine.Effect]) {
         for effect in effects {
             switch effect {
-            case .startIndexing(let volume):
-                let id = volume.id
+            case .startIndexing(let stick):
+                let id = stick.id
                 // A new stick is announced and counted; a known one re-indexes quietly.
-                if !volume.known {
+                if !stick.known {
                     announcedIndexing.insert(id)
                     voice.handle(.indexingStarted(volumeID: id))
                 }
-                library.startIndexing(volume) { [loop] report in
+                library.startIndexing(stick) { [loop] report in
                     loop.post { [weak self] in self?.indexReport(report, volumeID: id) }
                 }
             case .stopIndexing(let id):
                 library.stopIndexing(volumeID: id)
                 // The stick went away: its listing is read again if it comes back, never held twice.
                 listings.stickGone(id)
-            case .startPlayback(let volume, let paused, let level, let rampIn):
-                let stick = stickStations.of(volume.id) ?? StickStations()
+            case .startPlayback(let stick, let paused, let level, let rampIn):
+                let stations = stickStations.of(stick.id) ?? StickStations()
                 player.start(
-                    volume, station: stick.playing, mode: stick.mode, paused: paused, level: level, rampIn: rampIn
+                    stick, station: stations.playing, mode: stations.mode, paused: paused, level: level, rampIn: rampIn
                 ) { [loop] report in
                     loop.post { [weak self] in self?.playerReport(report) }
                 }
                 control.notify([.storedPlaylist])
-                listings.playbackStarted(stick: volume.id, paused: paused)
+                listings.playbackStarted(stick: stick.id, paused: paused)
             case .stopPlayback: player.stop()
             case .pause: player.pause()
             case .resume: player.resume()

@@ -92,7 +92,7 @@ protocol ApplianceLibrary: AnyObject {
     /// The stick that played last, if any.
     func lastPlayedVolume() -> String?
     /// Starts indexing in the background.
-    func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void)
+    func startIndexing(_ stick: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void)
     /// Stops indexing a stick that went away.
     func stopIndexing(volumeID: String)
     /// Lets go of the listing of a stick that went away (and of any read of it under way): it is read again
@@ -128,7 +128,7 @@ protocol AppliancePlayer: AnyObject {
     /// Opens the stick's library and plays `station` of it (nil: the whole stick) from its resume point, in
     /// `mode` (nil: the box's).
     func start(
-        _ volume: DaemonMachine.Volume, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
+        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
         rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void)
     /// New playable tracks joined the stick's index: add them to the unplayed part of the shuffle.
     func tracksAdded()

@@ -122,7 +122,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         return blocking { try await store.currentVolume()?.key } ?? nil
     }
 
-    func startIndexing(_ volume: DaemonMachine.Volume, report: @escaping @Sendable (IndexReport) -> Void) {
+    func startIndexing(_ volume: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void) {
         let cancellation = IndexCancellation()
         let key = volume.id
         // A stick plugged again while its previous run is still winding down: that run stops now.
@@ -223,7 +223,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
 
     /// Measures the loudness of the stick's tracks without a gain tag on a low-priority thread of its own
     /// (`LoudnessScan`), after its index run: one pass per stick at a time.
-    private func startMeasuring(key: String, volume: DaemonMachine.Volume) {
+    private func startMeasuring(key: String, volume: DaemonMachine.Stick) {
         let cancellation = IndexCancellation()
         measurements.withLock { runs in
             runs[key]?.cancel()

@@ -70,7 +70,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ volume: DaemonMachine.Volume, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
+        _ volume: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
         rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         stop()

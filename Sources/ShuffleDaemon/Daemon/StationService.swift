@@ -49,7 +49,7 @@ final class StationService: Service {
     }
 
     /// Plays the station `choice` picks of the playing stick, from its own resume point, and says its name.
-    func choose(_ choice: StationChoice, of active: DaemonMachine.Volume) -> MPDError? {
+    func choose(_ choice: StationChoice, of active: DaemonMachine.Stick) -> MPDError? {
         guard let stick = sticks[active.id] else {
             return MPDError(.noExist, "no library: plug in a USB stick with music")
         }
@@ -68,7 +68,7 @@ final class StationService: Service {
     }
 
     /// The station `name` of `active` found no song: the whole stick plays instead (`StationFallback`).
-    func empty(_ name: String, of active: DaemonMachine.Volume) {
+    func empty(_ name: String, of active: DaemonMachine.Stick) {
         guard let current = sticks[active.id]?.current, let instead = StationFallback.instead(of: current) else {
             return
         }
@@ -76,7 +76,7 @@ final class StationService: Service {
         play(instead, of: active)
     }
 
-    private func play(_ index: Int, of active: DaemonMachine.Volume) {
+    private func play(_ index: Int, of active: DaemonMachine.Stick) {
         guard var stick = sticks[active.id] else { return }
         stick.current = index
         sticks[active.id] = stick
