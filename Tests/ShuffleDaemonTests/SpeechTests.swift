@@ -66,8 +66,10 @@ struct DaemonSpeechTests {
             SpeechReference.toneAmplitude(left[$0..<($0 + window)], frequency: 60, rate: 44_100)
         }
         // On a loaded machine the paced sink can run dry for a moment: windows of silence are no level.
+        // A window in which the sink ran dry for a moment reads low, never high: the levels are taken at the upper
+        // quartile of their windows, which such dips do not move (seen: 0.56 dB low at the median under load).
         let sounding = levels.prefix(12).filter { $0 > 1_000 }.sorted()
-        let before = sounding.isEmpty ? 0 : sounding[sounding.count / 2]
+        let before = sounding.isEmpty ? 0 : sounding[sounding.count * 3 / 4]
         #expect(before > 3_000, "the hum is heard before the gesture: \(before)")
         let ducked = levels.indices.filter { levels[$0] > before * 0.05 && levels[$0] < before * 0.5 }
         let first = try #require(ducked.first, "the music ducked: \(levels.map { Int($0) })")
@@ -82,7 +84,7 @@ struct DaemonSpeechTests {
         #expect(abs(depth + 15) <= 1, "ducked by \(depth) dB, configured -15: \(levels[first...last].map { Int($0) })")
         let after = levels[min(levels.count - 1, last + 8)...].filter { $0 > before * 0.5 }.sorted()
         #expect(after.count >= 4, "the music comes back: \(levels.map { Int($0) })")
-        let back = after.isEmpty ? -99 : 20 * log10(after[after.count / 2] / before)
+        let back = after.isEmpty ? -99 : 20 * log10(after[after.count * 3 / 4] / before)
         #expect(abs(back) <= 0.5, "the music returns at its level: \(back) dB")
     }
 
