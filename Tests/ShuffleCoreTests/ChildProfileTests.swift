@@ -125,4 +125,12 @@ import Testing
         #expect(M.Settings(config).minVolume == 3)
         #expect(throws: ConfigError.self) { try ConfigParser.parse("min-volume = 13\nmax-volume = 12\n", file: "f") }
     }
+
+    @Test func theResumePointIsSavedEveryThirtySecondsUnlessTheConfigurationSaysOtherwise() throws {
+        #expect(DaemonConfig().resumeSaveSeconds == 30)
+        #expect(try ConfigParser.parse("resume-save = 5\n", file: "f").resumeSaveSeconds == 5)
+        for refused in ["1", "601", "often"] {
+            #expect(throws: ConfigError.self) { try ConfigParser.parse("resume-save = \(refused)\n", file: "f") }
+        }
+    }
 }

@@ -17,7 +17,7 @@ public struct RunOptions: Equatable, Sendable {
     /// The flags of `run` that set a configuration key of the same name.
     public static let overrideFlags: [String] = [
         "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
+        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
         "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade", "sleep-power-off",
         "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp", "loudness-target",
     ]

@@ -3,7 +3,7 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
+        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
         "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
         "sleep-power-off", "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp",
         "loudness-target",
@@ -191,6 +191,7 @@ public enum ConfigParser {
             case "paused": config.resumePaused = true
             default: throw ValueError(message: "'resume' must be 'playing' or 'paused', not '\(clip(value))'")
             }
+        case "resume-save": config.resumeSaveSeconds = try integer(key, value, in: 2...600)
         case "log-level":
             guard let level = Log.Level(name: value) else {
                 throw ValueError(

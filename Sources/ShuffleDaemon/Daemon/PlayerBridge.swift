@@ -25,6 +25,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let steps: Int
     private var cap: Int
     private let duckDecibels: Double
+    /// How often the resume point is stored while playing (`resume-save`).
+    private let saveInterval: Duration
     private let shuffle: ShuffleSettings
     private let loudness: LoudnessSettings
     private let log: Log
@@ -55,6 +57,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.steps = config.volumeSteps
         self.cap = config.maxVolume
         self.duckDecibels = Double(config.duckDecibels)
+        saveInterval = .seconds(config.resumeSaveSeconds)
         self.shuffle = config.shuffle
         self.loudness = config.loudness
         self.log = log
@@ -94,6 +97,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         var configuration = PlaybackConfiguration(
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         configuration.duckDecibels = duckDecibels
+        configuration.saveInterval = saveInterval
         // At boot the daemon starts beside udev's coldplug, and the sound card is the daemon's only once udev
         // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The retries
         // come 50, 100, 150 ms ... apart (within 0.5 s of udev in the first 3 s, 1 s after 10 s: the 250 ms
