@@ -3,8 +3,8 @@ public enum ConfigParser {
     /// Every key the file may hold; the flags of `run` use the same names.
     public static let keys: [String] = [
         "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "speech", "voice", "duck",
-        "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
+        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "speech", "voice",
+        "duck", "card-root", "shuffle", "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade",
         "sleep-power-off", "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp",
         "loudness-target",
     ] + Announcer.Message.allCases.map { "say-" + $0.rawValue }
