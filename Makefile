@@ -75,11 +75,12 @@ image:
 # Boots the qemu image with virtual USB sticks, snd-aloop and gpio-sim; not part of `make test`.
 # BOARD=qemu-arm64 runs the same test on the Pi images' arm64 root under qemu-system-aarch64 -M virt;
 # BOARD=rpi3 boots the Raspberry Pi 3 image's own kernel, device tree and card under qemu -M raspi3b.
+# ROUNDS=N sets how many power cuts in a row (default 3).
 image-test:
 ifeq ($(BOARD),rpi3)
 	@image/test-raspi3b
 else
-	@image/test --board $(BOARD)
+	@image/test --board $(BOARD) $(if $(ROUNDS),--rounds $(ROUNDS))
 endif
 
 lint:
