@@ -9,7 +9,8 @@ import Synchronization
 /// `ApplianceLibrary` over `MusicLibrary`: one `LibraryStore` for lookups, search and the player, and a
 /// second connection per indexing run, so a long index never holds up the player (WAL lets them share).
 final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
-    // @unchecked: `store` and `path` never change; `runs` is a Mutex. Everything else is local.
+    // @unchecked: `path`, `store`, `log` and `measuresLoudness` never change; what the indexing, measuring and
+    // listing threads share with the loop (`runs`, `measurements`, `damage`, `listings`) is behind a lock.
     /// The database file.
     let path: String
     /// The store the loop and the player use.

@@ -9,8 +9,9 @@ import Synchronization
 /// `AppliancePlayer` over `Playback.PlaybackEngine`: one engine per stick, started on plug-in and quit
 /// (which saves the resume point) on unplug or shutdown.
 final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
-    // @unchecked: `engine`, `runTask`, `level`, `rampTarget` and `volumeRef` are touched only on the event
-    // loop's thread; `announced` (written by the engine's announce callback) is a Mutex.
+    // @unchecked: the `var`s (`device`, `cap`, `engine`, `finished`, `volumeRef`, `level`, `standalone`,
+    // `generation`, `cachedQueue`) are touched only on the event loop's thread; what the engine's callbacks
+    // touch on other threads (`announced`, `speaking`, `live`) is behind a lock (`Locked`).
     /// How long stopping may wait for the engine to store its resume point.
     static let stopTimeout = 0.8
 
