@@ -85,6 +85,12 @@ struct OutputsDaemonTests {
         (try? Run.shufflebox(["outputs", "--socket", daemon.socket]).stdout) ?? ""
     }
 
+    /// The track and position of one `status`.
+    static func place(_ daemon: DaemonHarness) -> (track: String?, position: Int) {
+        let status = try? daemon.status()
+        return ((status?["track"] as? [String: Any])?["path"] as? String, status?["positionMs"] as? Int ?? -1)
+    }
+
     static func size(_ file: URL) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
     }
@@ -116,8 +122,17 @@ struct OutputsDaemonTests {
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "paused" }, "\(daemon.log)")
         list = outputs(daemon)
         #expect(list.contains("* loop"), "\(list)")
-        let track = daemon.trackPath()
-        let position = try daemon.status()["positionMs"] as? Int ?? -1
+        // Where it paused, from one `status` that a second one agrees with: read while the player was taking the
+        // next track (the USB file device had played the first to its end at once), two separate calls gave the
+        // old track with the new one's position (a CI run of stop 36).
+        var settled: (track: String?, position: Int) = (nil, -1)
+        #expect(
+            DaemonHarness.wait(seconds: 5) {
+                let now = Self.place(daemon)
+                defer { settled = now }
+                return now.track != nil && now == settled
+            }, "\(daemon.log)")
+        let (track, position) = settled
         let heardBefore = PacedSink.heardFrames(in: heard)
         #expect(try Run.shufflebox(["ctl", "--socket", daemon.socket, "play"]).status == 0)
         // The same track, from where it paused (the USB file device played fast, so it may be near its end).
