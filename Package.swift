@@ -76,7 +76,7 @@ let package = Package(
             name: "Playback",
             dependencies: [
                 "ShuffleCore", "LibALSA", "LibMPG123", "LibFLAC", "LibVorbis", "LibOpus", "LibSndFile", "HelperWire",
-                "LibPThread", "LibEBUR128",
+                "LibPThread", "LibEBUR128", "LibLinux",
             ],
             swiftSettings: strict),
         .target(name: "Buttons", dependencies: ["ShuffleCore", "LibGPIOD"], swiftSettings: strict),

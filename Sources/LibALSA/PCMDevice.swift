@@ -1,23 +1,28 @@
 internal import CALSA
+internal import Glibc
 
 /// An ALSA playback PCM, owned by the one thread that writes to it (the audio thread).
 ///
 /// Samples are interleaved signed little-endian integers: 16-bit (`S16_LE`), or 32-bit words holding 32 or 24
-/// significant bits (`S32_LE`, `S24_LE`), whichever `configure` was given. The period is about 20 ms (the writer
-/// wakes up 50 times a second, which is also how often it looks at its mailbox) and the buffer about
-/// 120 ms: enough to ride out a slow SD card read on a Pi, short enough that dropping it on a skip or a
-/// pause is not noticed and a power cut loses little.
+/// significant bits (`S32_LE`, `S24_LE`), whichever `configure` was given. The buffer is about 240 ms in
+/// periods of about 60 ms, and the writer is woken only when half of it is free: a box on a battery pays for
+/// every wake-up, and each write then tops up two periods (about 8 wake-ups a second). At every wake-up 120 ms
+/// are still queued, enough to ride out a slow SD card read on a Pi. A skip or a pause drops the buffer, so
+/// they are not delayed by it; a change of the software volume is heard within one buffer.
 public struct PCMDevice: ~Copyable {
     /// The period asked for, in microseconds.
-    public static let periodMicroseconds: UInt32 = 20_000
+    public static let periodMicroseconds: UInt32 = 60_000
     /// The buffer asked for, in microseconds.
-    public static let bufferMicroseconds: UInt32 = 120_000
+    public static let bufferMicroseconds: UInt32 = 240_000
 
     private let pcm: OpaquePointer
     /// The PCM name it was opened with.
     public let name: String
     /// What the device agreed to; nil until `configure` succeeds.
     public private(set) var configuration: PCMConfiguration?
+    /// The device's poll descriptors and one more for the caller's wake descriptor (sized by `configure`, so
+    /// a wait allocates nothing).
+    private var pollSlots: [pollfd] = []
 
     /// Opens the playback PCM `name` (`default`, `hw:1,0`, `plughw:…`, `dmix`, a name from asound.conf).
     /// Wraps `snd_pcm_open`.
@@ -36,10 +41,11 @@ public struct PCMDevice: ~Copyable {
 
     deinit { snd_pcm_close(pcm) }
 
-    /// Sets S16_LE interleaved at exactly `sampleRate` and `channels`, a ~20 ms period and a ~120 ms
+    /// Sets S16_LE interleaved at exactly `sampleRate` and `channels`, a ~60 ms period and a ~240 ms
     /// buffer, and prepares the device. Playback starts as soon as one period is queued: a higher start
     /// threshold can deadlock plugins whose writable space after a drop is less than the threshold (ALSA's
-    /// pulse plugin does this), and the decoder refills far faster than real time anyway.
+    /// pulse plugin does this), and the decoder refills far faster than real time anyway. A waiting writer is
+    /// woken when half the buffer is free (`avail_min`), not at every period.
     /// Wraps `snd_pcm_hw_params` and `snd_pcm_sw_params`.
     public mutating func configure(sampleRate: Int, channels: Int) throws(ALSAError) {
         try configure(sampleRate: sampleRate, channels: channels, format: .s16)
@@ -92,22 +98,30 @@ public struct PCMDevice: ~Copyable {
         try check(
             snd_pcm_sw_params_set_start_threshold(pcm, sw, periodFrames),
             "snd_pcm_sw_params_set_start_threshold", name)
+        let wakeAt = max(periodFrames, bufferFrames / 2)
+        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, wakeAt), "snd_pcm_sw_params_set_avail_min", name)
         try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params", name)
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare", name)
         configuration = PCMConfiguration(
             sampleRate: sampleRate, channels: channels, periodFrames: Int(periodFrames),
             bufferFrames: Int(bufferFrames), canPause: canPause, format: format)
+        pollSlots = [pollfd](repeating: pollfd(), count: Int(max(0, snd_pcm_poll_descriptors_count(pcm))) + 1)
     }
 
     /// Writes up to `frames` frames of `samples` (interleaved) starting at frame `offset`, and returns how many
-    /// the device took. When the buffer is full it waits for room once, for at most two periods, so the
-    /// caller regains control at least that often (the audio thread reads its mailbox in between).
-    /// Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here; only a device that is gone or
-    /// refuses throws. Wraps `snd_pcm_writei`, `snd_pcm_wait` and `snd_pcm_recover`.
-    public mutating func write(_ samples: [Int16], offset: Int = 0, frames: Int) throws(ALSAError) -> Int {
+    /// the device took. When the buffer is full it waits once for room (half the buffer free), for at most
+    /// the buffer's length, so the caller regains control at least that often. With `wakeOn`, a descriptor
+    /// that becomes readable (the audio thread's mailbox) ends the wait at once: a command is never held up
+    /// by the buffer. Underruns (`-EPIPE`) and suspends (`-ESTRPIPE`) are recovered here; only a device that
+    /// is gone or refuses throws. Wraps `snd_pcm_writei`, `snd_pcm_poll_descriptors` and `snd_pcm_recover`.
+    public mutating func write(
+        _ samples: [Int16], offset: Int = 0, frames: Int, wakeOn: Int32? = nil
+    ) throws(ALSAError) -> Int {
         precondition(configuration?.format == .s16, "16-bit samples to a device not set up for S16_LE")
         let outcome: Result<Int, ALSAError> = samples.withUnsafeBytes { bytes in
-            do throws(ALSAError) { return .success(try write(bytes, offset: offset, frames: frames)) } catch {
+            do throws(ALSAError) {
+                return .success(try write(bytes, offset: offset, frames: frames, wakeOn: wakeOn))
+            } catch {
                 return .failure(error)
             }
         }
@@ -116,21 +130,27 @@ public struct PCMDevice: ~Copyable {
 
     /// Writes 32-bit words (`S32_LE` or `S24_LE`, as configured); otherwise as `write(_:offset:frames:)` for
     /// 16-bit samples.
-    public mutating func write(_ samples: [Int32], offset: Int = 0, frames: Int) throws(ALSAError) -> Int {
+    public mutating func write(
+        _ samples: [Int32], offset: Int = 0, frames: Int, wakeOn: Int32? = nil
+    ) throws(ALSAError) -> Int {
         precondition(configuration?.format != .s16, "32-bit words to a device set up for S16_LE")
         let outcome: Result<Int, ALSAError> = samples.withUnsafeBytes { bytes in
-            do throws(ALSAError) { return .success(try write(bytes, offset: offset, frames: frames)) } catch {
+            do throws(ALSAError) {
+                return .success(try write(bytes, offset: offset, frames: frames, wakeOn: wakeOn))
+            } catch {
                 return .failure(error)
             }
         }
         return try outcome.get()
     }
 
-    private mutating func write(_ samples: UnsafeRawBufferPointer, offset: Int, frames: Int) throws(ALSAError) -> Int {
+    private mutating func write(
+        _ samples: UnsafeRawBufferPointer, offset: Int, frames: Int, wakeOn: Int32?
+    ) throws(ALSAError) -> Int {
         guard let configuration else { preconditionFailure("PCMDevice.write before configure") }
         let frameBytes = configuration.channels * configuration.format.bytesPerSample
         precondition((offset + frames) * frameBytes <= samples.count, "PCMDevice.write past the buffer")
-        let waitMilliseconds = Int32(max(10, 2 * configuration.periodFrames * 1000 / configuration.sampleRate))
+        let waitMilliseconds = Int32(max(10, configuration.bufferFrames * 1000 / configuration.sampleRate))
         var written = 0
         var recoveries = 0
         var waited = false
@@ -147,13 +167,14 @@ public struct PCMDevice: ~Copyable {
             if error == -EAGAIN || error == -EINTR {
                 if waited { break }
                 waited = true
-                if snd_pcm_wait(pcm, waitMilliseconds) == 0,
-                    snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED
-                {
+                switch waitForRoom(milliseconds: waitMilliseconds, wakeOn: wakeOn) {
+                case .room: continue
+                case .woken: return written
+                case .timedOut:
                     // A prepared stream below its start threshold that cannot take more: start it.
-                    _ = snd_pcm_start(pcm)
+                    if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { _ = snd_pcm_start(pcm) }
+                    continue
                 }
-                continue
             }
             recoveries += 1
             // snd_pcm_recover handles -EPIPE (underrun), -ESTRPIPE (suspend) and -EINTR; anything else, or a
@@ -163,6 +184,64 @@ public struct PCMDevice: ~Copyable {
             }
         }
         return written
+    }
+
+    private enum WaitOutcome { case room, woken, timedOut }
+
+    /// Sleeps until the device wants samples (or reports an error, which the next write meets), `wakeOn` is
+    /// readable, or `milliseconds` pass.
+    ///
+    /// A running stream is slept on by its own count: until half the buffer is left to play, by
+    /// `snd_pcm_delay`. Plugins wake a poller at each of their periods whatever `avail_min` says (ALSA's
+    /// pulse plugin at each server request, dmix at each period of its card), which would wake the thread
+    /// several times as often for nothing. Otherwise it is what `snd_pcm_wait` does, with one more descriptor,
+    /// sleeping through a plugin's wake-ups that leave no room.
+    private mutating func waitForRoom(milliseconds: Int32, wakeOn: Int32?) -> WaitOutcome {
+        if let configuration, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING {
+            var queued: snd_pcm_sframes_t = 0
+            if snd_pcm_delay(pcm, &queued) == 0 {
+                let early = (Int(queued) - configuration.bufferFrames / 2) * 1000 / configuration.sampleRate
+                if early >= 5 {
+                    var slot = pollfd(fd: wakeOn ?? -1, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&slot, 1, Int32(min(early, Int(milliseconds))))
+                    return ready > 0 && slot.revents != 0 ? .woken : .room
+                }
+            }
+        }
+        let count = Int(snd_pcm_poll_descriptors_count(pcm))
+        guard count > 0, count < pollSlots.count else {
+            return snd_pcm_wait(pcm, milliseconds) == 0 ? .timedOut : .room
+        }
+        let deadline = PCMDevice.monotonicMilliseconds() + Int64(milliseconds)
+        let pcm = self.pcm
+        return pollSlots.withUnsafeMutableBufferPointer { slots -> WaitOutcome in
+            let filled = snd_pcm_poll_descriptors(pcm, slots.baseAddress, UInt32(count))
+            guard filled > 0 else { return snd_pcm_wait(pcm, milliseconds) == 0 ? .timedOut : .room }
+            var watched = Int(filled)
+            if let wakeOn {
+                slots[watched] = pollfd(fd: wakeOn, events: Int16(POLLIN), revents: 0)
+                watched += 1
+            }
+            while true {
+                let left = deadline - PCMDevice.monotonicMilliseconds()
+                guard left > 0 else { return .timedOut }
+                let ready = poll(slots.baseAddress, nfds_t(watched), Int32(left))
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0 else { return ready == 0 ? .timedOut : .room }
+                if wakeOn != nil && slots[watched - 1].revents != 0 { return .woken }
+                var events: UInt16 = 0
+                guard snd_pcm_poll_descriptors_revents(pcm, slots.baseAddress, UInt32(filled), &events) >= 0 else {
+                    return .room
+                }
+                if events & UInt16(POLLOUT | POLLERR | POLLNVAL) != 0 { return .room }
+            }
+        }
+    }
+
+    private static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Writes all `frames` frames of `samples`, however long the device takes. Wraps `snd_pcm_writei`.

@@ -62,6 +62,10 @@ struct AudioLoop: ~Copyable {
     private var speechID: UInt64 = 0
     /// Whether the phrase's first samples are yet to reach the device (for `speechStarted`).
     private var speechUnheard = false
+    /// Whether `buffer` holds a period of silence with speech on it (not music), and whether the phrase ended
+    /// within that period (reported once the period is all written).
+    private var overSilence = false
+    private var phraseEndsInPeriod = false
 
     init(
         decoders: DecoderSet, deviceName: String, formats: [PCMSampleFormat], gain: Double, duckDecibels: Double,
@@ -81,11 +85,12 @@ struct AudioLoop: ~Copyable {
     /// Runs until a `shutdown` command.
     mutating func run() {
         while true {
-            if (!playing || paused) && !speech.isActive { mailbox.wait() }
+            let silenceLeft = overSilence && bufferWritten < bufferedFrames
+            if (!playing || paused) && !speech.isActive && !silenceLeft { mailbox.wait() }
             for command in mailbox.take() where !handle(command) { return }
             if playing && !paused {
                 step()
-            } else if speech.isActive {
+            } else if speech.isActive || (overSilence && bufferWritten < bufferedFrames) {
                 speakOverSilence()
             }
         }
@@ -199,8 +204,8 @@ struct AudioLoop: ~Copyable {
 
     // MARK: - Playing
 
-    /// Writes what is left of the decoded period, or decodes the next one and writes it. Returns after at
-    /// most about two periods of waiting on the device, so commands are looked at that often.
+    /// Writes what is left of the decoded period, or decodes the next one and writes it. Returns after
+    /// waiting once for the device (until half its buffer is free), or at once when a command arrives.
     private mutating func step() {
         if bufferWritten < bufferedFrames {
             writeBuffered()
@@ -227,6 +232,7 @@ struct AudioLoop: ~Copyable {
             let speechEnded = prepare(frames: frames, format: format)
             bufferedFrames = frames
             bufferWritten = 0
+            overSilence = false
             if !announced {
                 announced = true
                 let now = ContinuousClock.now
@@ -243,8 +249,11 @@ struct AudioLoop: ~Copyable {
 
     /// One period of silence with the phrase on it, while paused or between tracks: the position stays where
     /// it is. Without a device (nothing has played yet) one is opened at the phrase's own rate, mono, 16-bit;
-    /// when that fails the phrase is dropped (the music's own start reports the device's trouble).
+    /// when that fails the phrase is dropped (the music's own start reports the device's trouble). Each call
+    /// writes what the device takes, waiting once; a command cuts the wait short and the rest of the period
+    /// goes out on the next call.
     private mutating func speakOverSilence() {
+        if !overSilence { discardBuffered() }
         if device == nil {
             guard !deviceName.isEmpty, var opened = try? PCMDevice(name: deviceName),
                 (try? opened.configure(sampleRate: speech.clipRate, channels: 1)) != nil
@@ -262,27 +271,36 @@ struct AudioLoop: ~Copyable {
             speech.setSampleRate(speech.clipRate)
         }
         guard let format else { return }
-        discardBuffered()
-        let frames = periodFrames
-        let samples = frames * format.channels
-        if format.isWide {
-            for index in 0..<samples { buffer.wide[index] = 0 }
-        } else {
-            for index in 0..<samples { buffer.narrow[index] = 0 }
+        if bufferWritten >= bufferedFrames {
+            let frames = periodFrames
+            let samples = frames * format.channels
+            if format.isWide {
+                for index in 0..<samples { buffer.wide[index] = 0 }
+            } else {
+                for index in 0..<samples { buffer.narrow[index] = 0 }
+            }
+            phraseEndsInPeriod = mixAndConvert(frames: frames, format: format)
+            bufferedFrames = frames
+            bufferWritten = 0
+            overSilence = true
         }
-        let ended = mixAndConvert(frames: frames, format: format)
         do {
-            var written = 0
-            while written < frames { written += try writePending(offset: written, frames: frames - written) }
+            bufferWritten += try writePending(
+                offset: bufferWritten, frames: bufferedFrames - bufferWritten, wake: true)
         } catch {
             device = nil
             self.format = nil
+            discardBuffered()
             speech.stop()
             return
         }
-        noteSpeechWritten(ended: ended)
+        guard bufferWritten >= bufferedFrames else { return }
+        noteSpeechWritten(ended: phraseEndsInPeriod)
         // Said and faded: let the device play its buffer out rather than run dry.
-        if !speech.isActive { try? device?.drain() }
+        if !speech.isActive {
+            discardBuffered()
+            try? device?.drain()
+        }
     }
 
     /// Reports a phrase's first samples reaching the device, and its end.
@@ -336,19 +354,23 @@ struct AudioLoop: ~Copyable {
     }
 
     /// Writes up to `frames` frames of the pending period from frame `offset`; returns how many were taken.
-    private mutating func writePending(offset: Int, frames: Int) throws(ALSAError) -> Int {
+    /// With `wake`, a command arriving ends the wait for room (the rest is written on a later call).
+    private mutating func writePending(offset: Int, frames: Int, wake: Bool = false) throws(ALSAError) -> Int {
+        let wakeOn = wake ? mailbox.descriptor : nil
         switch pending {
-        case .narrow: return try device?.write(buffer.narrow, offset: offset, frames: frames) ?? 0
-        case .wide: return try device?.write(buffer.wide, offset: offset, frames: frames) ?? 0
-        case .converted16: return try device?.write(converted16, offset: offset, frames: frames) ?? 0
-        case .converted32: return try device?.write(converted32, offset: offset, frames: frames) ?? 0
+        case .narrow: return try device?.write(buffer.narrow, offset: offset, frames: frames, wakeOn: wakeOn) ?? 0
+        case .wide: return try device?.write(buffer.wide, offset: offset, frames: frames, wakeOn: wakeOn) ?? 0
+        case .converted16:
+            return try device?.write(converted16, offset: offset, frames: frames, wakeOn: wakeOn) ?? 0
+        case .converted32:
+            return try device?.write(converted32, offset: offset, frames: frames, wakeOn: wakeOn) ?? 0
         }
     }
 
     private mutating func writeBuffered() {
         let taken: Int
         do {
-            taken = try writePending(offset: bufferWritten, frames: bufferedFrames - bufferWritten)
+            taken = try writePending(offset: bufferWritten, frames: bufferedFrames - bufferWritten, wake: true)
         } catch {
             deviceLost(error)
             return
@@ -377,6 +399,7 @@ struct AudioLoop: ~Copyable {
     private mutating func discardBuffered() {
         bufferedFrames = 0
         bufferWritten = 0
+        overSilence = false
     }
 
     private mutating func trackDone() {

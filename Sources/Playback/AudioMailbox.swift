@@ -1,11 +1,18 @@
-@preconcurrency import Dispatch
+internal import Glibc
+import LibLinux
 import LibPThread
 
-/// The audio thread's inbox: commands under a lock, polled once per period while playing; while idle or paused
-/// the thread blocks on a semaphore instead, so a paused player makes no wake-ups at all.
+/// The audio thread's inbox: commands under a lock, and an eventfd that is readable while any wait. The thread
+/// sleeps on the eventfd when idle or paused (a paused player makes no wake-ups at all), and on the eventfd and
+/// the device together while playing, so a command is answered at once however full the device's buffer is.
 final class AudioMailbox: Sendable {
     private let pending = PThreadMutex<[AudioCommand]>([])
-    private let signal = DispatchSemaphore(value: 0)
+    private let signal: EventFD
+
+    init() throws(LinuxError) { signal = try EventFD() }
+
+    /// The descriptor that is readable while commands wait (for the device's wait to watch).
+    var descriptor: Int32 { signal.descriptor }
 
     /// Posts a command and wakes the thread if it is waiting.
     func post(_ command: AudioCommand) {
@@ -13,9 +20,11 @@ final class AudioMailbox: Sendable {
         signal.signal()
     }
 
-    /// Takes every pending command (cheap and allocation-free when there is none).
+    /// Takes every pending command (cheap and allocation-free when there is none). The eventfd is cleared
+    /// before the list is read, so a command posted meanwhile is either taken now or leaves it readable.
     func take() -> [AudioCommand] {
-        pending.withLock { commands in
+        signal.drain()
+        return pending.withLock { commands in
             if commands.isEmpty { return [] }
             let out = commands
             commands.removeAll()
@@ -24,7 +33,10 @@ final class AudioMailbox: Sendable {
     }
 
     /// Blocks until something is posted (spurious returns are harmless: the caller just looks again).
-    func wait() { signal.wait() }
+    func wait() {
+        var slot = pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&slot, 1, -1)
+    }
 }
 
 /// Where the audio thread is, for the periodic save: the start token and the heard position in that track.

@@ -5,12 +5,12 @@ import LibPThread
 /// The dedicated audio thread: decodes each file with the library its content calls for (`DecoderSet`),
 /// applies the software volume and writes to ALSA.
 ///
-/// It never awaits and never touches the cooperative pool: `snd_pcm_writei` blocks for at most about one
-/// period, after which the thread looks at its mailbox, so a skip or pause is answered within ~20 ms. While
-/// idle or paused it sleeps on the mailbox's semaphore (no periodic wake-ups). Events go back to the engine
+/// It never awaits and never touches the cooperative pool. While playing it sleeps until the device has room
+/// for half its buffer or a command arrives, whichever is first, so a skip or pause is answered at once; while
+/// idle or paused it sleeps on the mailbox alone (no periodic wake-ups). Events go back to the engine
 /// through `events`, a non-blocking callback (an `AsyncStream` continuation in production).
 public final class AudioThread: Sendable {
-    private let mailbox = AudioMailbox()
+    private let mailbox: AudioMailbox
     /// Where the audio thread is (readable from any thread).
     let position = PositionBox()
     private let thread: PThread
@@ -23,6 +23,12 @@ public final class AudioThread: Sendable {
     ) throws(DecodeFailure) {
         // Made here, so a decoder library that cannot start fails the engine before any thread exists.
         let decoders = try DecoderSet()
+        do {
+            mailbox = try AudioMailbox()
+        } catch {
+            throw DecodeFailure(
+                description: "cannot make the audio thread's mailbox: \(error)", systemError: error.code)
+        }
         let position = self.position
         let mailbox = self.mailbox
         thread = PThread.start(name: "shufflebox-audio") {
