@@ -32,6 +32,10 @@ public actor LibraryStore {
 
     /// The database file.
     public nonisolated let path: String
+    /// Counts the replacements of a damaged database, for `trackReader`.
+    private nonisolated let replacements = ReplacementCount()
+    /// The player's single-track reads, on a connection and queue of their own (see `TrackReader`).
+    public nonisolated let trackReader: TrackReader
 
     private init(
         executor: QueueExecutor, database: consuming sending LibraryDatabase,
@@ -41,6 +45,7 @@ public actor LibraryStore {
         self.path = database.path
         self.database = database
         self.onReplacement = onReplacement
+        trackReader = TrackReader(path: database.path, replacements: replacements)
     }
 
     /// Opens the daemon's database (see `LibraryDatabase.openReplacingDamage`), and keeps replacing it
@@ -82,6 +87,7 @@ public actor LibraryStore {
         guard let fresh = try? LibraryDatabase(path: path, create: true) else { return }
         database = fresh
         generation += 1
+        replacements.increment()
         onReplacement?(replacement)
     }
 
@@ -261,9 +267,16 @@ public struct VolumeCatalog: TrackCatalog {
         return picked.filter(allowed.contains)
     }
 
-    /// One playable track of the volume, or nil.
+    /// One playable track of the volume, or nil: read by the store's `trackReader`, so that it never waits
+    /// for the store's queue; when that read fails, by the store (which replaces a damaged database).
     public func track(_ id: TrackID) async throws -> CatalogTrack? {
-        guard let track = try await store.playableTrack(id, of: volume) else { return nil }
+        let found: CatalogTrack?
+        do {
+            found = try await store.trackReader.playableTrack(id, of: volume)
+        } catch {
+            found = try await store.playableTrack(id, of: volume)
+        }
+        guard let track = found else { return nil }
         if let formats, !formats.contains(track.stream.codec) { return nil }
         return track
     }

@@ -65,6 +65,38 @@ import Testing
         #expect(entries.first { $0.path.display == "Beyonce/Halo.mp3" }?.durationMs == 1000)
     }
 
+    /// The player's track read (a button's "next") is answered while the store's queue is held, as by a
+    /// resume point's fsync'd save, a search or a stick's listing: it reads on a connection and a queue of its
+    /// own. Before, it queued behind them (here: it waited for the 30 s bound).
+    @Test func aTrackReadDoesNotWaitForTheStoresQueue() async throws {
+        let store = try await LibraryStore.open(path: library.folder + "/library.db")
+        let catalog = store.catalog(for: library.volume)
+        let id = try #require(try await catalog.playableTrackIDs().first)
+        let release = DispatchSemaphore(value: 0)
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await store.perform { _ in
+                holding.yield()
+                release.wait()
+            }
+        }
+        for await _ in held { break }
+        let answered = try await withThrowingTaskGroup(of: CatalogTrack??.self) { group in
+            group.addTask { try await catalog.track(id) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return .none
+            }
+            let first = try await group.next() ?? nil
+            release.signal()
+            group.cancelAll()
+            return first
+        }
+        try await holder.value
+        let track = try #require(answered, "the track read waited for the store's queue")
+        #expect(track?.id == id)
+    }
+
     @Test func markUnplayableDropsTheTrackAndItsSearchRows() async throws {
         let store = try await LibraryStore.open(path: library.folder + "/library.db")
         let catalog = store.catalog(for: library.volume)
