@@ -71,6 +71,13 @@ import Testing
                 == [["No music found on this stick"], ["1 song"]])
     }
 
+    @Test func switchingOffSaysGoodbyeUnlessTheConfigurationSilencesIt() {
+        #expect(Self.run([(0, .poweringOff)]) == [["Goodbye"]])
+        var silent = Announcer.Settings()
+        silent.texts.updateValue(nil, forKey: .poweringOff)  // `say-power-off = off`
+        #expect(Self.run([(0, .poweringOff)], settings: silent) == [[]])
+    }
+
     @Test func maximumVolumeIsSaidOncePerPressNotOnEveryRepeatStep() {
         let said = Self.run([
             (0, .volumeAtCap(press: 7)), (0.2, .volumeAtCap(press: 7)), (0.4, .volumeAtCap(press: 7)),

@@ -13,11 +13,14 @@ import Testing
         (true, .next, .refuse(.next), true),
         (true, .sleep, .refuse(.sleep), true),
         (true, .seekForward, .refuse(.seekForward), true),
+        // The on/off switch works whoever presses it, as the plug does.
+        (true, .powerOff, .perform(.powerOff), true),
+        (false, .powerOff, .perform(.powerOff), false),
         (true, .lock, .changed(locked: false), false),
     ]
 
     @Test(arguments: lockTable)
-    func theLockRefusesEveryActionButItsOwnChord(
+    func theLockRefusesEveryActionButItsOwnChordAndThePowerButton(
         before: Bool, action: ButtonAction, decision: ButtonLock.Decision, after: Bool
     ) {
         var lock = ButtonLock(locked: before)

@@ -143,6 +143,22 @@ import Testing
         #expect(String(decoding: runs, as: UTF8.self) == "off\n")
     }
 
+    /// The power button switches the box off once, even with the buttons locked (with the voice off, at once;
+    /// with it, once "Goodbye" has been heard, at most `PowerService.sayingBound` later).
+    @Test func thePowerButtonSwitchesTheBoxOffEvenWhenLocked() throws {
+        let box = try ApplianceHarness()
+        let marker = box.scratch.path + "/powered-off"
+        try box.playing("A")
+        box.appliance.buttons.pressed(.lock)
+        box.appliance.buttons.pressed(.next)
+        #expect(access(marker, F_OK) != 0)
+        box.appliance.buttons.pressed(.powerOff)
+        box.settle()
+        let runs = try FileSystem.contents(of: marker, limit: 100)
+        #expect(String(decoding: runs, as: UTF8.self) == "off\n")
+        #expect(box.loop.deadline(of: .powerOff) == nil)
+    }
+
     @Test func aStationIsChosenStoredAndFallsBackToTheWholeStickWhenItFindsNoSong() throws {
         let box = try ApplianceHarness()
         try box.playing("A", stationFile: "station = Calm\nsearch = calm\n")

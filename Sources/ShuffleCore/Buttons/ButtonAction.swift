@@ -24,6 +24,9 @@ public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
     case nextStation = "next-station"
     /// Play the previous station.
     case previousStation = "previous-station"
+    /// Say goodbye, save and switch the box off (the power button; on a Raspberry Pi wired to GPIO3, the same
+    /// button wakes the halted board). Not refused by the lock: a switch works whoever presses it.
+    case powerOff = "power-off"
 
     /// The names as a person reads them in an error message.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -12,8 +12,12 @@ public enum ButtonName: String, CaseIterable, Sendable, Hashable, Comparable {
     case volumeUp = "volume-up"
     /// One volume step down (hold: repeat).
     case volumeDown = "volume-down"
+    /// The on/off switch (long press: `power-off`). On a Raspberry Pi it is wired to GPIO3, the line whose
+    /// fall wakes a halted board.
+    case power
 
-    /// The names as a person reads them in an error message: "play, next, previous, volume-up, volume-down".
+    /// The names as a person reads them in an error message: "play, next, previous, volume-up, volume-down,
+    /// power".
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Orders buttons as `allCases` lists them.

@@ -15,6 +15,7 @@
 /// | the sleep timer set or cancelled | "Sleep timer, N minutes" / "Sleep timer off" | |
 /// | a station chosen (gesture, `ctl station`, MPD `load`) | the station's name | |
 /// | a stick's `shufflebox.txt` has errors | "The stick's settings file has an error on line N" | the first error, once per mount |
+/// | the box switches itself off (power button, idle time; not the sleep timer) | "Goodbye" | |
 ///
 /// Every message can be switched off or replaced in the configuration (`say-*` keys).
 public struct Announcer: Sendable {
@@ -46,6 +47,8 @@ public struct Announcer: Sendable {
         case station
         /// The stick's `shufflebox.txt` has an error (`{count}` is the line of the first).
         case stickFileError = "stick-file-error"
+        /// The box is switching itself off.
+        case poweringOff = "power-off"
 
         /// The English text.
         public var defaultText: String {
@@ -63,6 +66,7 @@ public struct Announcer: Sendable {
             case .sleepOff: "Sleep timer off"
             case .station: "{name}"
             case .stickFileError: "The stick's settings file has an error on line {count}"
+            case .poweringOff: "Goodbye"
             }
         }
 
@@ -138,6 +142,8 @@ public struct Announcer: Sendable {
         case stationChanged(name: String)
         /// The stick's settings file has errors; `line` is the first one's line (nil: not tied to a line).
         case stickFileError(line: Int?)
+        /// The box is about to switch itself off.
+        case poweringOff
         /// The phrase said last has finished playing (or was cut off).
         case phraseEnded
     }
@@ -212,6 +218,8 @@ public struct Announcer: Sendable {
             return say(.station, name: name)
         case .stickFileError(let line):
             return say(.stickFileError, count: line ?? 1)
+        case .poweringOff:
+            return say(.poweringOff)
         case .phraseEnded:
             speaking = nil
             return []

@@ -62,9 +62,11 @@ final class Appliance: @unchecked Sendable {
             playing: { [unowned self] in (self.machine.state == .playing, self.machine.volume) },
             setLevel: { [unowned self] level in self.player.setLevel(level ?? self.machine.volume) },
             pause: { [unowned self] in self.apply(self.machine.handle(.action(.pause))) },
-            powerOff: { [unowned self] reason in self.power.powerOff(because: reason) },
+            powerOff: { [unowned self] reason in self.power.powerOff(because: reason, goodbye: false) },
             announce: { [unowned self] minutes in self.voice.handle(.sleepTimer(minutes: minutes)) }))
-    private lazy var power = PowerService(loop: loop, config: config, log: log)
+    private lazy var power = PowerService(loop: loop, config: config, log: log) { [unowned self] said in
+        self.voice.handle(.poweringOff, whenSaid: said)
+    }
     private let systemd: SystemdService
 
     // MARK: - What the router keeps
@@ -298,6 +300,7 @@ final class Appliance: @unchecked Sendable {
             break  // the button service's lock has toggled it
         case .nextStation: _ = chooseStation(.next)
         case .previousStation: _ = chooseStation(.previous)
+        case .powerOff: power.powerOff(because: "the power button", goodbye: true)
         }
     }
 

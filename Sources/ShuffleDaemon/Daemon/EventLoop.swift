@@ -208,8 +208,8 @@ final class EventLoop: @unchecked Sendable {
 enum LoopTimer: Hashable {
     /// The systemd watchdog's keep-alive.
     case watchdog
-    /// Power off after so long idle.
-    case idlePowerOff
+    /// Power off after so long idle; the bound on the goodbye before a power-off.
+    case idlePowerOff, powerOff
     /// The sleep timer's next deadline: its end, a step of its fade, or the pause after it.
     case sleep
     /// Looking for the status light again (udev may bring it late); its blinking and a one-off flash.

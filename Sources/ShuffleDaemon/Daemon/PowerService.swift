@@ -2,9 +2,11 @@ import Glibc
 import ShuffleCore
 
 /// Powering the box off: when it has been idle for the configured time (the pure `IdlePowerOff` keeps the
-/// one deadline, armed once as the box becomes idle), or when the sleep timer says so. It asks through the
-/// one narrowly permitted path (`power-off-command`); the SIGTERM of the shutdown then saves and stops the
-/// daemon as usual.
+/// one deadline, armed once as the box becomes idle), when the power button is pressed, or when the sleep
+/// timer says so. The first two say "Goodbye" first (the command runs when the phrase has been heard, or
+/// after `sayingBound` whatever happened to it); the sleep timer's is silent, for a child asleep. It asks
+/// through the one narrowly permitted path (`power-off-command`); the SIGTERM of the shutdown then saves and
+/// stops the daemon as usual.
 final class PowerService: Service {
     let name = "power"
     private let loop: EventLoop
@@ -12,12 +14,22 @@ final class PowerService: Service {
     private var idleSeconds: Int
     private var command: [String]
     private var stopped = false
+    /// Whether a power-off waits for its goodbye (a second request meanwhile is the same one).
+    private var switchingOff = false
     private let log: Log
+    /// Says "Goodbye" and calls back once it has been heard (at once when the voice is off).
+    private let sayGoodbye: (_ said: @escaping () -> Void) -> Void
+    /// The longest the goodbye may hold up the power-off.
+    static let sayingBound: Duration = .seconds(5)
 
     /// Creates the service with the box's configuration.
-    init(loop: EventLoop, config: DaemonConfig, log: Log) {
+    init(
+        loop: EventLoop, config: DaemonConfig, log: Log,
+        sayGoodbye: @escaping (_ said: @escaping () -> Void) -> Void = { $0() }
+    ) {
         self.loop = loop
         self.log = log
+        self.sayGoodbye = sayGoodbye
         idleSeconds = config.idlePowerOffSeconds
         command = config.powerOffCommand
     }
@@ -27,6 +39,7 @@ final class PowerService: Service {
     func stop() {
         stopped = true
         loop.setTimer(.idlePowerOff, at: nil)
+        loop.setTimer(.powerOff, at: nil)
     }
 
     /// Takes a reloaded configuration (it counts from the next change of state).
@@ -40,12 +53,24 @@ final class PowerService: Service {
         guard !stopped, idle.update(state: state, now: loop.now, seconds: idleSeconds) else { return }
         let seconds = idleSeconds
         loop.setTimer(.idlePowerOff, at: idle.deadline) { [unowned self] in
-            if self.idle.isDue(now: self.loop.now) { self.powerOff(because: "idle for \(seconds) s") }
+            if self.idle.isDue(now: self.loop.now) { self.powerOff(because: "idle for \(seconds) s", goodbye: true) }
         }
     }
 
+    /// Switches the box off: with `goodbye`, once "Goodbye" has been heard (at most `sayingBound` later).
+    func powerOff(because reason: String, goodbye: Bool) {
+        guard !switchingOff, !stopped else { return }
+        guard goodbye else { return runCommand(reason) }
+        switchingOff = true
+        log.notice("switching off (\(reason)) once the goodbye is said")
+        loop.setTimer(.powerOff, after: Self.sayingBound) { [unowned self] in self.runCommand(reason) }
+        sayGoodbye { [weak self] in self?.runCommand(reason) }
+    }
+
     /// Runs the power-off command.
-    func powerOff(because reason: String) {
+    private func runCommand(_ reason: String) {
+        loop.setTimer(.powerOff, at: nil)
+        switchingOff = false
         log.notice("powering off (\(reason)): \(command.joined(separator: " "))")
         guard let program = command.first else { return }
         var pid: pid_t = 0

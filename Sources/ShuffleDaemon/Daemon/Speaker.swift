@@ -19,6 +19,8 @@ final class Speaker: Service, @unchecked Sendable {
     private let queue = DispatchQueue(label: "shufflebox.speech")
     private var nextID: UInt64 = 0
     private var speakingID: UInt64?
+    /// Who waits for which phrase to end (`handle(_:whenSaid:)`).
+    private var afterPhrase: (id: UInt64, said: () -> Void)?
     let name = "voice"
 
     init(settings: Announcer.Settings, loop: EventLoop, player: any AppliancePlayer, log: Log) {
@@ -31,18 +33,23 @@ final class Speaker: Service, @unchecked Sendable {
 
     func start() throws(DaemonError) {}
 
-    /// Tells the announcer what happened, and says what it decides.
-    func handle(_ event: Announcer.Event) {
+    /// Tells the announcer what happened, and says what it decides. `whenSaid` is called once the phrase has
+    /// been played (or could not be), at once when there is none; never when another phrase cuts it off.
+    func handle(_ event: Announcer.Event, whenSaid: (() -> Void)? = nil) {
         let requestedAt = ContinuousClock.now
+        var saying = false
         for effect in announcer.handle(event, at: now) {
             switch effect {
             case .stop:
                 speakingID = nil
                 player.stopSpeaking()
             case .say(let phrase, let message):
+                saying = true
+                if let whenSaid { afterPhrase = (nextID + 1, whenSaid) }
                 say(phrase, message, requestedAt: requestedAt)
             }
         }
+        if !saying { whenSaid?() }
     }
 
     /// Renders the phrase of `track` ahead (when it starts), so the speak gesture finds it in the cache.
@@ -91,6 +98,10 @@ final class Speaker: Service, @unchecked Sendable {
         guard speakingID == id else { return }
         speakingID = nil
         _ = announcer.handle(.phraseEnded, at: now)
+        if let waiting = afterPhrase, waiting.id == id {
+            afterPhrase = nil
+            waiting.said()
+        }
     }
 
     private var now: Duration { loop.now }
