@@ -20,9 +20,6 @@ public struct PCMDevice: ~Copyable {
     public let name: String
     /// What the device agreed to; nil until `configure` succeeds.
     public private(set) var configuration: PCMConfiguration?
-    /// The device's poll descriptors and one more for the caller's wake descriptor (sized by `configure`, so
-    /// a wait allocates nothing).
-    private var pollSlots: [pollfd] = []
 
     /// Opens the playback PCM `name` (`default`, `hw:1,0`, `plughw:…`, `dmix`, a name from asound.conf).
     /// Wraps `snd_pcm_open`.
@@ -105,7 +102,6 @@ public struct PCMDevice: ~Copyable {
         configuration = PCMConfiguration(
             sampleRate: sampleRate, channels: channels, periodFrames: Int(periodFrames),
             bufferFrames: Int(bufferFrames), canPause: canPause, format: format)
-        pollSlots = [pollfd](repeating: pollfd(), count: Int(max(0, snd_pcm_poll_descriptors_count(pcm))) + 1)
     }
 
     /// Writes up to `frames` frames of `samples` (interleaved) starting at frame `offset`, and returns how many
@@ -196,7 +192,7 @@ public struct PCMDevice: ~Copyable {
     /// pulse plugin at each server request, dmix at each period of its card), which would wake the thread
     /// several times as often for nothing. Otherwise it is what `snd_pcm_wait` does, with one more descriptor,
     /// sleeping through a plugin's wake-ups that leave no room.
-    private mutating func waitForRoom(milliseconds: Int32, wakeOn: Int32?) -> WaitOutcome {
+    private func waitForRoom(milliseconds: Int32, wakeOn: Int32?) -> WaitOutcome {
         if let configuration, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING {
             var queued: snd_pcm_sframes_t = 0
             if snd_pcm_delay(pcm, &queued) == 0 {
@@ -209,12 +205,11 @@ public struct PCMDevice: ~Copyable {
             }
         }
         let count = Int(snd_pcm_poll_descriptors_count(pcm))
-        guard count > 0, count < pollSlots.count else {
-            return snd_pcm_wait(pcm, milliseconds) == 0 ? .timedOut : .room
-        }
+        guard count > 0 else { return snd_pcm_wait(pcm, milliseconds) == 0 ? .timedOut : .room }
         let deadline = PCMDevice.monotonicMilliseconds() + Int64(milliseconds)
         let pcm = self.pcm
-        return pollSlots.withUnsafeMutableBufferPointer { slots -> WaitOutcome in
+        // The device's descriptors and one more for `wakeOn`, on the stack (a wait allocates nothing).
+        return withUnsafeTemporaryAllocation(of: pollfd.self, capacity: count + 1) { slots -> WaitOutcome in
             let filled = snd_pcm_poll_descriptors(pcm, slots.baseAddress, UInt32(count))
             guard filled > 0 else { return snd_pcm_wait(pcm, milliseconds) == 0 ? .timedOut : .room }
             var watched = Int(filled)
