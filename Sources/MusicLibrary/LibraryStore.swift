@@ -41,11 +41,12 @@ public actor LibraryStore {
         executor: QueueExecutor, database: consuming sending LibraryDatabase,
         onReplacement: (@Sendable (DatabaseReplacement) -> Void)? = nil
     ) {
+        let path = database.path
         self.executor = executor
-        self.path = database.path
+        self.path = path
         self.database = database
         self.onReplacement = onReplacement
-        trackReader = TrackReader(path: database.path, replacements: replacements)
+        trackReader = TrackReader(path: path, replacements: replacements)
     }
 
     /// Opens the daemon's database (see `LibraryDatabase.openReplacingDamage`), and keeps replacing it
