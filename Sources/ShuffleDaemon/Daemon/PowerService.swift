@@ -63,8 +63,14 @@ final class PowerService: Service {
         guard goodbye else { return runCommand(reason) }
         switchingOff = true
         log.notice("switching off (\(reason)) once the goodbye is said")
-        loop.setTimer(.powerOff, after: Self.sayingBound) { [unowned self] in self.runCommand(reason) }
-        sayGoodbye { [weak self] in self?.runCommand(reason) }
+        loop.setTimer(.powerOff, after: Self.sayingBound) { [unowned self] in self.goodbyeDone(reason) }
+        sayGoodbye { [weak self] in self?.goodbyeDone(reason) }
+    }
+
+    /// The goodbye was heard, or its bound passed: whichever comes first runs the command, the other nothing.
+    private func goodbyeDone(_ reason: String) {
+        guard switchingOff else { return }
+        runCommand(reason)
     }
 
     /// Runs the power-off command.
