@@ -66,6 +66,8 @@ struct AudioLoop: ~Copyable {
     /// within that period (reported once the period is all written).
     private var overSilence = false
     private var phraseEndsInPeriod = false
+    /// Whether part of a period of speech over silence is still to be written.
+    private var silenceLeft: Bool { overSilence && bufferWritten < bufferedFrames }
 
     init(
         decoders: DecoderSet, deviceName: String, formats: [PCMSampleFormat], gain: Double, duckDecibels: Double,
@@ -85,12 +87,11 @@ struct AudioLoop: ~Copyable {
     /// Runs until a `shutdown` command.
     mutating func run() {
         while true {
-            let silenceLeft = overSilence && bufferWritten < bufferedFrames
             if (!playing || paused) && !speech.isActive && !silenceLeft { mailbox.wait() }
             for command in mailbox.take() where !handle(command) { return }
             if playing && !paused {
                 step()
-            } else if speech.isActive || (overSilence && bufferWritten < bufferedFrames) {
+            } else if speech.isActive || silenceLeft {
                 speakOverSilence()
             }
         }

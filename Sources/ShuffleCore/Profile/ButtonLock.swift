@@ -1,5 +1,6 @@
 /// The profile for children's button lock: while locked, every button action but the lock chord itself and
-/// the power button is refused (switching the box off is always allowed, as pulling its plug is). The lock is stored (the daemon keeps `lockFileText` in its state folder), so it survives a
+/// the power button is refused (switching the box off is always allowed, as pulling its plug is). The lock
+/// is stored (the daemon keeps `lockFileText` in its state folder), so it survives a
 /// restart or a power cut.
 public struct ButtonLock: Sendable, Equatable {
     /// Whether the buttons are locked.
