@@ -33,6 +33,8 @@ enum AudioCommand: Sendable {
 public enum AudioEvent: Sendable, Equatable {
     /// The first samples of start `token` were handed to ALSA `at` that instant, `latency` after the request.
     case started(token: UInt64, at: ContinuousClock.Instant, latency: Duration)
+    /// Start `token`, asked for paused, is open and held at its position: the track heard on resuming.
+    case held(token: UInt64)
     /// The track of `ended` finished and the queued `token` followed it gaplessly in the same PCM.
     case continued(ended: UInt64, token: UInt64)
     /// Track `token` finished and nothing was queued (or the queued file would not open): waiting.

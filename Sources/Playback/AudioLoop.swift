@@ -201,6 +201,7 @@ struct AudioLoop: ~Copyable {
         announced = false
         playing = true
         publish(frame: frame)
+        if paused { events(.held(token: token)) }
     }
 
     // MARK: - Playing

@@ -35,6 +35,8 @@ public struct PlaybackConfiguration: Sendable {
     public var shuffle: ShuffleSettings = .standard
     /// ReplayGain mode, target level and pre-amp (default: track gain, −18 LUFS, 0 dB).
     public var loudness: LoudnessSettings = .standard
+    /// Whether the player begins paused: its first track is opened at the resume point and held there.
+    public var paused = false
 
     /// Creates a configuration.
     public init(

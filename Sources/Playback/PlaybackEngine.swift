@@ -52,8 +52,9 @@ public actor PlaybackEngine {
     private var presence: LibraryPresence?
     private var ending: Result<PlayerFinish?, PlaybackError>?
 
-    /// Creates an engine. `announce` is called with each track as its first samples reach the device;
-    /// `notify` when the device fails (once per distinct reason, while it is retried) and when it works again.
+    /// Creates an engine. `announce` is called with each track as its first samples reach the device (a track
+    /// started paused: once it is open and held); `notify` when the device fails (once per distinct reason,
+    /// while it is retried) and when it works again.
     public init(
         catalog: any TrackCatalog, configuration: PlaybackConfiguration, sleeper: (any Sleeper)? = nil,
         log: Log, notify: @escaping @Sendable (PlaybackNotice) -> Void = { _ in },
@@ -198,7 +199,7 @@ public actor PlaybackEngine {
         if position > 0, let current = order.current {
             log.info("resuming track \(current) at \(position) ms")
         }
-        await apply(.begin(positionMs: position), cut: true, at: .now)
+        await apply(.begin(positionMs: position, paused: configuration.paused), cut: true, at: .now)
         publish()
         for await input in inputs {
             let finished = await handle(input)
@@ -295,6 +296,14 @@ public actor PlaybackEngine {
                 pendingAnnouncement = nil
                 announce(track, at)
                 log.debug("first samples of track \(id) handed to ALSA \(latency.milliseconds) ms after the request")
+            }
+        case .held(let token):
+            // Opened, so not a broken file: the track is the one status names while paused.
+            if token == currentToken, pendingAnnouncement == token, let id = tokenTracks[token],
+                let track = loaded[id]
+            {
+                pendingAnnouncement = nil
+                announce(track, .now)
             }
         case .continued(let ended, let token):
             guard ended == currentToken, ending == nil else { break }

@@ -50,7 +50,7 @@ import Testing
             order: ShuffleOrder(restoring: many, cursor: 5, library: many, random: SplitMix64(seed: 3)), volume: 10,
             scale: VolumeScale(), once: false)
         var audio = true
-        audio = Self.audio(after: machine.handle(.begin(positionMs: 0)), was: audio)
+        audio = Self.audio(after: machine.handle(.begin(positionMs: 0, paused: false)), was: audio)
         if paused { audio = Self.audio(after: machine.handle(.pause), was: audio) }
         return (machine, audio)
     }
@@ -99,7 +99,8 @@ import Testing
     static let settings = DaemonMachine.Settings(startVolume: 8, maxVolume: 20, volumeSteps: 20, resumePaused: false)
     static let stick = DaemonMachine.Stick(id: "uuid:A", mountPoint: "/media/a", known: true)
 
-    /// The daemon machine driving a player machine the way `PlayerBridge` does: explicit play and pause.
+    /// The daemon machine driving a player machine the way `PlayerBridge` does: begun in the daemon's state,
+    /// then explicit play and pause.
     struct Box {
         var daemon = DaemonMachine(settings: PlayPauseAgreementTests.settings)
         var player: PlayerMachine?
@@ -111,8 +112,7 @@ import Testing
                     var machine = PlayerMachine(
                         order: ShuffleOrder(tracks: PlayPauseAgreementTests.ids, random: SplitMix64(seed: 1)),
                         volume: level, scale: VolumeScale(), once: false)
-                    _ = machine.handle(.begin(positionMs: 0))
-                    if paused { _ = machine.handle(.pause) }
+                    _ = machine.handle(.begin(positionMs: 0, paused: paused))
                     player = machine
                 case .stopPlayback: player = nil
                 case .pause: _ = player?.handle(.pause)

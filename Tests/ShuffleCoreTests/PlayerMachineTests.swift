@@ -7,17 +7,30 @@ import Testing
     func machine(once: Bool = false, volume: Int = 10, cap: Int? = nil, cursor: Int = 0) -> PlayerMachine {
         let order = ShuffleOrder(restoring: ids, cursor: cursor, library: ids, random: SplitMix64(seed: 1))
         var machine = PlayerMachine(order: order, volume: volume, scale: VolumeScale(cap: cap), once: once)
-        _ = machine.handle(.begin(positionMs: 0))
+        _ = machine.handle(.begin(positionMs: 0, paused: false))
         return machine
     }
 
     @Test func beginStartsTheCurrentTrackAtTheStoredPosition() {
         let order = ShuffleOrder(restoring: ids, cursor: 2, library: ids, random: SplitMix64(seed: 1))
         var machine = PlayerMachine(order: order, volume: 10, scale: VolumeScale(), once: false)
-        let effects = machine.handle(.begin(positionMs: 61_500))
+        let effects = machine.handle(.begin(positionMs: 61_500, paused: false))
         #expect(effects.contains(.start(TrackID(3), positionMs: 61_500)))
         #expect(effects.contains(.queue(TrackID(4))))
         #expect(effects.last == .saveState)
+    }
+
+    /// The daemon's machine decides paused before a player exists (resume-paused, a stick taking over a paused
+    /// box): the player begins in that state, its first track opened and held, not played and then paused.
+    @Test func beginPausedHoldsTheTrackFromTheStart() {
+        let order = ShuffleOrder(restoring: ids, cursor: 1, library: ids, random: SplitMix64(seed: 1))
+        var machine = PlayerMachine(order: order, volume: 10, scale: VolumeScale(), once: false)
+        let effects = machine.handle(.begin(positionMs: 4_000, paused: true))
+        #expect(effects.contains(.start(TrackID(2), positionMs: 4_000, paused: true)))
+        #expect(!effects.contains { if case .start(_, _, false) = $0 { true } else { false } })
+        #expect(machine.paused && machine.state(positionMs: 4_000).paused)
+        #expect(machine.handle(.pause).isEmpty, "already paused")
+        #expect(machine.handle(.play) == [.resumeOutput, .saveState])
     }
 
     struct PreviousCase: Sendable, CustomTestStringConvertible {
@@ -166,7 +179,7 @@ import Testing
         var single = PlayerMachine(
             order: ShuffleOrder(tracks: [TrackID(1)], random: SplitMix64(seed: 1)), volume: 5,
             scale: VolumeScale(), once: false)
-        _ = single.handle(.begin(positionMs: 0))
+        _ = single.handle(.begin(positionMs: 0, paused: false))
         let last = single.handle(.trackFailed(TrackID(1), reason: "broken"))
         #expect(last.last == .finish(.nothingPlayable))
     }

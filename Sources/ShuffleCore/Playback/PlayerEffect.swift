@@ -31,8 +31,9 @@ public enum PlayerFinish: Equatable, Sendable {
 
 /// Something that happened to the player: a key or button, or news from the audio thread.
 public enum PlayerEvent: Equatable, Sendable {
-    /// Begin playing the current track of the order at `positionMs` (first start or resume).
-    case begin(positionMs: Int64)
+    /// Begin with the current track of the order at `positionMs` (first start or resume), paused when
+    /// `paused`: the state the player's owner (the daemon's machine) has decided, from the first sample on.
+    case begin(positionMs: Int64, paused: Bool)
     /// Play/pause toggle.
     case playPause
     /// Play (nothing when playing already).

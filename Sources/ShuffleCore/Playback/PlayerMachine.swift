@@ -1,10 +1,15 @@
 /// The player's decisions, without I/O: takes `PlayerEvent`s, returns `PlayerEffect`s for the engine to
 /// carry out. Holds the shuffle order, play/pause and the volume.
 ///
-/// Paused or playing changes by one rule, whatever the order of events: `play`, `pause` and `playPause` set
-/// it; `next`, `previous`, `jump` and `reshuffle` (a person asking for a track) play; everything else keeps it, so a track that
-/// ends, fails or leaves the library while paused is followed by the next one, started paused. Every
-/// `start` effect carries the state the audio thread must be in afterwards, so the two cannot come apart.
+/// Paused or playing changes by one rule, whatever the order of events: `begin`, `play`, `pause` and
+/// `playPause` set it; `next`, `previous`, `jump` and `reshuffle` (a person asking for a track) play;
+/// everything else keeps it, so a track that ends, fails or leaves the library while paused is followed by
+/// the next one, started paused. Every `start` effect carries the state the audio thread must be in
+/// afterwards, so the two cannot come apart.
+///
+/// In the daemon, play, pause and the level are `DaemonMachine`'s: it decides them and tells the player
+/// (`begin` with its state, `play` and `pause` but never a toggle, the level in steps). The player's own copy
+/// is what it was told; the rule above is the one the daemon's machine decides by.
 public struct PlayerMachine: Sendable, Equatable {
     /// How far into a track "previous" still goes back rather than restarting.
     public static let previousWindowMs: Int64 = 3_000
@@ -41,12 +46,12 @@ public struct PlayerMachine: Sendable, Equatable {
     /// Handles one event and returns what to do, in order.
     public mutating func handle(_ event: PlayerEvent) -> [PlayerEffect] {
         switch event {
-        case .begin(let position):
+        case .begin(let position, let paused):
             guard let track = order.current else { return [.finish(.nothingPlayable)] }
             started = true
-            paused = false
+            self.paused = paused
             return [.setGain(muted ? 0 : scale.gain(volume), ramp: false), .announce(track)]
-                + [.start(track, positionMs: max(0, position), paused: false), .queue(order.upcoming), .saveState]
+                + [.start(track, positionMs: max(0, position), paused: paused), .queue(order.upcoming), .saveState]
         case .playPause:
             return setPaused(!paused)
         case .play:

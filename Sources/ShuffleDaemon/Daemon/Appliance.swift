@@ -247,7 +247,8 @@ final class Appliance: @unchecked Sendable {
     func playerReport(_ report: PlayerReport) {
         switch report {
         case .trackStarted(let at):
-            if let seen = mountSeenAt {
+            // A player begun paused names its track without a sample played: no figure for it.
+            if let seen = mountSeenAt, machine.state == .playing {
                 mountSeenAt = nil
                 // `at` is when the audio thread wrote them, not when this loop heard of it.
                 let heard = loop.now - (ContinuousClock.now - at)

@@ -18,7 +18,8 @@ enum IndexReport: Sendable, Equatable {
 
 /// What the player reports (posted to the event loop).
 enum PlayerReport: Sendable, Equatable {
-    /// A new track began: its first samples were handed to ALSA `at` that instant.
+    /// A new track began: its first samples were handed to ALSA `at` that instant (or, begun paused, it was
+    /// opened then and is held).
     case trackStarted(at: ContinuousClock.Instant)
     /// The sound device failed.
     case deviceFailed(String)

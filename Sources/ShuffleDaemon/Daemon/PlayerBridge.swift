@@ -98,6 +98,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         var configuration = PlaybackConfiguration(
             device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
         configuration.duckDecibels = duckDecibels
+        configuration.paused = paused
         configuration.saveInterval = saveInterval
         // At boot the daemon starts beside udev's coldplug, and the sound card is the daemon's only once udev
         // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The retries
@@ -164,7 +165,6 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             }
             finished.signal()
         }
-        if paused { engine.send(.pause) }
         if rampIn { ramp(to: level, from: 0) }
     }
 
