@@ -188,6 +188,9 @@ final class FakePlayer: AppliancePlayer, @unchecked Sendable {
     func queue() -> MPDQueue? { playing ? MPDQueue(version: 1, ids: [1, 2, 3], cursor: 0) : nil }
     func setMuted(_ muted: Bool) { calls.append(muted ? "mute" : "unmute") }
     func setLevel(_ level: Int) { calls.append("level \(level)") }
+    /// The cap the router told last.
+    private(set) var cap = -1
+    func setCap(_ cap: Int) { self.cap = cap }
     func now() -> NowPlaying? { nil }
     func speakable() -> Announcer.NowPlaying? { nil }
     func speak(

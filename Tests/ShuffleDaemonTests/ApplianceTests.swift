@@ -52,6 +52,19 @@ import Testing
         #expect(box.player.take().contains { $0.hasPrefix("start \(box.stickID("A"))") })
     }
 
+    /// The player is told the cap in force, the box's or a stick's lower one, as it changes: it owns none.
+    @Test func thePlayerIsToldTheCapInForce() throws {
+        let box = try ApplianceHarness()
+        try box.playing("A")
+        let own = box.appliance.machine.settings.maxVolume
+        #expect(box.player.cap == own)
+        try box.plug("Quiet", stationFile: "max-volume = 3\n")
+        box.index("Quiet", .firstPlayable)
+        #expect(box.player.cap == 3 && own > 3)
+        try box.pull("Quiet")
+        #expect(box.player.cap == own)
+    }
+
     @Test func theShuffleGrowsAtMostEveryThreeSecondsWhileIndexing() throws {
         let box = try ApplianceHarness()
         try box.playing("A")

@@ -332,6 +332,7 @@ final class Appliance: @unchecked Sendable {
     }
 
     func apply(_ effects: [DaemonMachine.Effect]) {
+        player.setCap(machine.effectiveSettings.maxVolume)
         for effect in effects {
             switch effect {
             case .startIndexing(let stick):

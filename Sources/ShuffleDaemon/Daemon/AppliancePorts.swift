@@ -159,6 +159,10 @@ protocol AppliancePlayer: AnyObject {
     func setMuted(_ muted: Bool)
     /// Sets the level in steps.
     func setLevel(_ level: Int)
+    /// The cap in force (the box's, or the playing stick's lower one). The levels set are within it already:
+    /// the daemon's machine owns level and cap, and the player plays what it is told. The voice, which may be
+    /// louder than a low level, is never louder than the cap.
+    func setCap(_ cap: Int)
     /// What is playing.
     func now() -> NowPlaying?
     /// The track heard now, as the voice names it (from memory: never waits).

@@ -24,6 +24,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private let choosesOutputs: Bool
     private let mixer: String?
     private let steps: Int
+    /// The cap in force, as the daemon's machine decided it (`setCap`).
     private var cap: Int
     private let duckDecibels: Double
     /// How often the resume point is stored while playing (`resume-save`).
@@ -34,6 +35,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     private var engine: PlaybackEngine?
     private var finished: DispatchSemaphore?
     private var volumeRef: VolumeRef?
+    /// The level as the daemon's machine decided it (the start ramp's target).
     private var level = 0
     private let announced = Locked<CatalogTrack?>(nil)
     /// Says phrases while no engine runs (between sticks, before the first track).
@@ -96,7 +98,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         volumeRef = reference
         self.level = level
         var configuration = PlaybackConfiguration(
-            device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps, cap: cap))
+            device: device, mixer: mixer, volume: rampIn ? 0 : level, scale: VolumeScale(steps: steps))
         configuration.duckDecibels = duckDecibels
         configuration.paused = paused
         configuration.saveInterval = saveInterval
@@ -227,6 +229,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         self.level = level
         if !loop.hasTimer(.ramp) { engine?.send(.setVolume(level)) }
     }
+
+    func setCap(_ cap: Int) { self.cap = cap }
 
     func speakable() -> Announcer.NowPlaying? {
         guard engine != nil, let track = announced.withLock({ $0 }) else { return nil }
