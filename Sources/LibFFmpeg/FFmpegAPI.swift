@@ -3,8 +3,8 @@ internal import Glibc
 
 /// The FFmpeg functions LibFFmpeg calls, looked up once with `dlopen`/`dlsym` in the libraries of the version
 /// the headers are from (`libavformat.so.61` for FFmpeg 7). Loaded on first use, not at process start: linking
-/// FFmpeg maps every codec library it was built with into the player (about 130 shared libraries and 25 MiB
-/// resident on Debian), which a player of MP3 and FLAC must not pay for.
+/// FFmpeg maps every codec library it was built with into the player, which a player of MP3 and FLAC must not
+/// pay for (`make bench` shows what a decoder process holds).
 struct FFmpegAPI {
     let avformat_open_input: shim_avformat_open_input
     let avformat_close_input: shim_avformat_close_input

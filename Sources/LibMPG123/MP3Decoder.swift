@@ -46,7 +46,7 @@ public struct MP3Decoder: ~Copyable {
     /// Sets the flags and the fixed output format on a fresh handle.
     private static func configure(_ made: OpaquePointer) throws(MPG123Error) {
         // MPG123_SKIP_ID3V2: tags are read by the indexer, never here. Parsing one makes libmpg123 read the
-        // whole tag into memory first (a 200 MiB tag: 215 MiB peak); skipped, it is passed over by seeking.
+        // whole tag into memory first, however large the tag claims to be; skipped, it is passed over by seeking.
         let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_SKIP_ID3V2.rawValue)
         try check(mpg123_param2(made, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0), "mpg123_param")
         // Skip junk between damaged frames for up to 64 KiB before giving up on a stream.

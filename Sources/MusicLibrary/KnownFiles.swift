@@ -1,9 +1,9 @@
 import ShuffleCore
 
 /// The files a volume's index holds, as an index run compares the walk with them: every path in one byte
-/// buffer and a fixed-size record per file, in the order of their bytes, found by binary search. A dictionary
-/// from path to file held a hash table and an array per path (about 2 MiB at 11,000 files), and a known stick
-/// plugged back into the daemon is when that run happens, beside the listing being read.
+/// buffer and a fixed-size record per file, in the order of their bytes, found by binary search: no hash
+/// table and no array per path, because a known stick plugged back into the daemon is when that run
+/// happens, beside the listing being read.
 struct KnownFiles {
     private struct Record {
         var offset: UInt32

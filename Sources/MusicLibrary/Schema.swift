@@ -124,9 +124,8 @@ enum Schema {
 
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
-    /// life of the connection; the daemon holds two or three. The whole library database of a
-    /// 10,000-track stick is ~6 MB and sits in the kernel's page cache anyway, so a small cache costs
-    /// little time and saves about 1.5 MiB per connection.
+    /// life of the connection; the daemon holds several. The library database sits in the kernel's page
+    /// cache anyway, so a small cache costs little time and keeps each connection's memory small.
     static let cacheSizeKiB = -512
 
     /// Sets the connection up (WAL, foreign keys) and migrates the schema to `currentVersion`.

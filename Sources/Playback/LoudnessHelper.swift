@@ -20,8 +20,8 @@ extension LoudnessMeasurer: TrackLoudnessMeasuring {}
 /// Why apart: the scan decodes every untagged track of a stick, one after the other, in every format, so it
 /// is where a hostile file meets the decoders most; a crash or a hang costs that track (measured as failed,
 /// not tried again until the file changes), never the player. And the five decoders' state, libebur128's and
-/// the pages of decoder code the scan touches stay out of the daemon: on the mixed 10,000-track library the
-/// scan held the daemon 1.5 MiB above its resting size for a minute, its peak of the whole run.
+/// the pages of decoder code the scan touches stay out of the daemon, whose resting size is what a box on a
+/// small board keeps.
 ///
 /// The helper says how far it got every `progressFrames` (a few seconds of audio, milliseconds of work): the
 /// scan's cancellation is heard then, and a helper silent for `timeoutMs` is taken to hang and is ended.

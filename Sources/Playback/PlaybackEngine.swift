@@ -558,8 +558,8 @@ public actor PlaybackEngine {
 
     /// The wait before the device's next try, after `attempt` (1, 2, ...) failed ones: `firstRetryDelay` times
     /// the attempt, up to `maxRetryDelay`. It grows linearly, not by doubling: at boot the device is ours only
-    /// once udev hands it over, seconds after the first try, and the doubling waits (... 0.8, 1.6, 3.2 s) put
-    /// up to 3 s of silence after that on the boot to music under TCG.
+    /// once udev hands it over, seconds after the first try, and a doubling wait would put up to its last
+    /// wait of silence after that on the boot to music.
     private func retryDelay(attempt: Int) -> Duration {
         min(configuration.firstRetryDelay * max(1, attempt), configuration.maxRetryDelay)
     }

@@ -2,7 +2,7 @@
 //
 // The player (a `HelperProcess`, in Playback's `HelperTrackDecoder`) starts it beside itself with a Unix socket as its standard input
 // and asks for one thing at a time (`WireMessage`): open a file, read up to N frames, seek, close. FFmpeg's
-// libraries (about 130 shared objects and 25 MiB resident on Debian) and any crash in them on a hostile file
+// libraries (every codec it was built with) and any crash in them on a hostile file
 // stay here: the player sees a failed track and starts another decoder. It ends when the player closes the
 // socket (or exits). Not for people: started by hand it says so and exits.
 import HelperWire

@@ -3,10 +3,9 @@
 // The player (`PhraseVoice` in Speech) starts one for each phrase it has not said lately, with a Unix socket as
 // its standard input, sends one `speak` request per segment (`WireMessage`) and ends it when the phrase is
 // whole. Why apart: the text is a song's title from a stick, and espeak-ng has had memory-safety bugs on
-// crafted text (CVE-2023-49990 to 49994); its data files (~1.5 MiB in the heap, a dictionary of up to 2 MiB
-// per script), its synthesis buffers and the two dozen libraries libespeak-ng links (PulseAudio's client among
-// them) would otherwise stay in the daemon for good. Here they last ~10 ms a phrase. Not for people: started
-// by hand it says so and exits.
+// crafted text (CVE-2023-49990 to 49994); its data files (a dictionary per script), its synthesis buffers and
+// the libraries libespeak-ng links (PulseAudio's client among them) would otherwise stay in the daemon for
+// good. Here they last as long as a phrase. Not for people: started by hand it says so and exits.
 import Glibc
 import HelperWire
 import LibEspeakNG

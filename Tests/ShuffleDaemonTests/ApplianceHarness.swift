@@ -164,10 +164,10 @@ final class FakePlayer: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ volume: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int, rampIn: Bool,
+        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int, rampIn: Bool,
         report: @escaping @Sendable (PlayerReport) -> Void
     ) {
-        calls.append("start \(volume.id) \(station?.name ?? "-")\(paused ? " paused" : "") level \(level)")
+        calls.append("start \(stick.id) \(station?.name ?? "-")\(paused ? " paused" : "") level \(level)")
         self.report = report
         playing = true
     }

@@ -2,8 +2,8 @@ import LibSndFile
 
 /// PCM in WAV and AIFF through libsndfile: every sample exact at the file's own depth (8- and 16-bit as 16-bit,
 /// 24- and 32-bit as left-justified 32-bit words), floating point rounded to 16-bit as `ffmpeg -f s16le` rounds
-/// it (as FFmpeg's adapter did before); seeks exact. No FFmpeg for these files: loading it maps ~100 libraries
-/// and about 25 MiB (README, "Formats").
+/// it (as FFmpeg's adapter did before); seeks exact. No FFmpeg for these files: loading it maps every codec
+/// library FFmpeg was built with (README, "Formats").
 final class SndFileTrackDecoder: TrackDecoder {
     private let decoder = SndFileDecoder()
     /// Whether the open file holds floating-point samples.

@@ -40,8 +40,8 @@ extension MPDCommands {
             let selection = try select(rest, exact: true, request)
             return list(tag, selection, backend.librarySongs())
         case "count":
-            // Summed song by song: a 100,000-song library is never copied out as `SongInfo`s (25 MB that the
-            // heap kept after a `count "(base '')"`).
+            // Summed song by song: a big library is never copied out as `SongInfo`s, which the heap would keep
+            // after the answer.
             return count(try select(arguments, exact: true, request), backend.librarySongs())
         default:
             return nil

@@ -136,9 +136,7 @@ public struct ShuffleOrder: Sendable, Equatable {
     /// unplayed part walked a little, so tracks arriving while indexing keep the spread where they can. The
     /// repair moves only the tracks that joined (`BalancedSpread.repair(joined:using:)`), and the walk after it
     /// takes 4·k·log₂n proposals for k tracks joining n: it stirs the places around the new tracks, where
-    /// mixing the whole order would take n·log n whatever k is (`ShuffleboxBench shuffle 100000`: 500-track
-    /// batches joining 100,000 cost 4.1–4.9 s in all, 53–61 ms the slowest, against 9.3–9.6 s and 95–107 ms
-    /// with a full repair and 16·k·log₂n proposals).
+    /// mixing the whole order would take n·log n whatever k is (`ShuffleboxBench shuffle` measures both).
     /// `albums` and `in-order`: see `AlbumOrder`.
     public mutating func insert(_ tracks: [TrackID]) {
         var known = Set(order)

@@ -247,8 +247,8 @@ final class ControlServer: @unchecked Sendable {
     }
 
     /// How much of a streamed song list is made at a time: about a socket buffer's worth, a millisecond of
-    /// work, in one buffer used again for every part (fresh pages cost a fault each: the most of the time a
-    /// whole 28 MB answer took when it was made at once).
+    /// work, in one buffer used again for every part (fresh pages cost a fault each, the most of the time a
+    /// whole answer made at once took).
     static let streamPart = 192 << 10
 
     /// Sends the next part of the client's song list once what it has not read yet is written; one part per

@@ -123,9 +123,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         return blocking { try await store.currentVolume()?.key } ?? nil
     }
 
-    func startIndexing(_ volume: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void) {
+    func startIndexing(_ stick: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void) {
         let cancellation = IndexCancellation()
-        let key = volume.id
+        let key = stick.id
         // A stick plugged again while its previous run is still winding down: that run stops now.
         runs.withLock { runs in
             runs[key]?.cancel()
@@ -136,7 +136,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         let path = self.path
         let log = self.log
         let runs = self.runs
-        let root = PathBytes(volume.mountPoint)
+        let root = PathBytes(stick.mountPoint)
         // A thread of its own: the indexer blocks (walks, probes, writes) for as long as the stick needs.
         PThread.startDetached(name: "shufflebox-index") {
             let started = ContinuousClock.now
@@ -166,19 +166,19 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 case .cancelled:
                     // The loop already forgot this stick: nothing to report.
                     let elapsed = ContinuousClock.now - started
-                    log.info("indexing \(volume.mountPoint) cancelled after \(elapsed); nothing was removed")
+                    log.info("indexing \(stick.mountPoint) cancelled after \(elapsed); nothing was removed")
                     return
                 case .incomplete(let reason):
                     guard !cancellation.isCancelled else { return }
                     if summary.tracks > 0 && !announced { report(.firstPlayable) }
                     report(
                         .failed(
-                            "indexing \(volume.mountPoint) stopped short, keeping \(summary.tracks) tracks and removing none: \(reason)"
+                            "indexing \(stick.mountPoint) stopped short, keeping \(summary.tracks) tracks and removing none: \(reason)"
                         ))
                 case .complete:
                     guard !cancellation.isCancelled else { return }
                     log.info(
-                        "indexed \(volume.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
+                        "indexed \(stick.mountPoint): \(summary.tracks) tracks, \(summary.unplayable) unplayable, in \(ContinuousClock.now - started)"
                     )
                     if summary.tracks > 0 && !announced { report(.firstPlayable) }
                     report(.finished(playable: summary.tracks, changed: summary.wroteAnything))
@@ -186,11 +186,11 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     // thread, until done or until this stick's run is cancelled.
                     let refined = try indexer.refineEstimates(key: key)
                     if refined > 0 && !cancellation.isCancelled {
-                        log.info("walked \(refined) long tracks of \(volume.mountPoint) in full for their exact length")
+                        log.info("walked \(refined) long tracks of \(stick.mountPoint) in full for their exact length")
                         report(.lengthsRefined(refined))
                     }
                     if self.measuresLoudness && !cancellation.isCancelled {
-                        self.startMeasuring(key: key, volume: volume)
+                        self.startMeasuring(key: key, stick: stick)
                     }
                 }
             } catch {
@@ -201,7 +201,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     // The fresh database is in place; the loop indexes every stick again (`onDatabaseReplaced`).
                     return
                 }
-                report(.failed("indexing \(volume.mountPoint) failed: \(error)"))
+                report(.failed("indexing \(stick.mountPoint) failed: \(error)"))
             }
         }
     }
@@ -224,7 +224,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
 
     /// Measures the loudness of the stick's tracks without a gain tag on a low-priority thread of its own
     /// (`LoudnessScan`), after its index run: one pass per stick at a time.
-    private func startMeasuring(key: String, volume: DaemonMachine.Stick) {
+    private func startMeasuring(key: String, stick: DaemonMachine.Stick) {
         let cancellation = IndexCancellation()
         measurements.withLock { runs in
             runs[key]?.cancel()
@@ -238,7 +238,7 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
             MallocArenas.releaseFreePages()
             guard summary.measured + summary.failed > 0 else { return }
             log.info(
-                "measured the loudness of \(summary.measured) tracks of \(volume.mountPoint)"
+                "measured the loudness of \(summary.measured) tracks of \(stick.mountPoint)"
                     + (summary.failed > 0 ? " (\(summary.failed) could not be decoded)" : "")
                     + (summary.stoppedShort ? "; the rest next time" : ""))
         }

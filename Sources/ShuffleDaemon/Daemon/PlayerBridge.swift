@@ -76,23 +76,23 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ volume: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
+        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
         rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         stop()
         // The music takes the device over from a phrase said without it.
         standalone.stop()
         let store = self.store
-        let root = PathBytes(volume.mountPoint)
+        let root = PathBytes(stick.mountPoint)
         // Records where the stick is mounted now (and that it is the latest played), so the catalog's
         // absolute paths are right even when the stick comes back under another name.
         let reference = blocking(timeout: 5) {
             try await store.perform { database throws(LibraryError) -> VolumeRef in
-                try database.volume(key: volume.id, root: root, now: Int64(time(nil)))
+                try database.volume(key: stick.id, root: root, now: Int64(time(nil)))
             }
         }
         guard let reference else {
-            log.error("cannot open the index of \(volume.mountPoint)")
+            log.error("cannot open the index of \(stick.mountPoint)")
             return
         }
         volumeRef = reference
@@ -104,8 +104,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         configuration.saveInterval = saveInterval
         // At boot the daemon starts beside udev's coldplug, and the sound card is the daemon's only once udev
         // has handed /dev/snd/* to the audio group: alsa-lib says "no such device" until then. The retries
-        // come 50, 100, 150 ms ... apart (within 0.5 s of udev in the first 3 s, 1 s after 10 s: the 250 ms
-        // start put 1-1.5 s on the boot to music under TCG); a device that stays away is tried every 5 s.
+        // come 50, 100, 150 ms ... apart, so the music follows udev closely (the image test's boot to music
+        // measures it); a device that stays away is tried every 5 s.
         configuration.firstRetryDelay = .milliseconds(50)
         configuration.retriesDevice = !choosesOutputs
         let speaking = self.speaking
@@ -153,17 +153,17 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             do {
                 _ = try await engine.run()
             } catch let error as PlaybackError {
-                log.warning("playing \(volume.mountPoint) stopped: \(error)")
+                log.warning("playing \(stick.mountPoint) stopped: \(error)")
                 switch error {
                 case _ where live.withLock({ $0 }) != mine: break  // stopped meanwhile: nothing to report
                 case .deviceUnavailable: report(.deviceFailed("\(error)"))
-                case .libraryVanished: report(.libraryVanished(mountPoint: volume.mountPoint))
+                case .libraryVanished: report(.libraryVanished(mountPoint: stick.mountPoint))
                 case .nothingPlayable:
-                    report(station.map { PlayerReport.stationEmpty($0.name) } ?? .nothingPlayable(volumeID: volume.id))
+                    report(station.map { PlayerReport.stationEmpty($0.name) } ?? .nothingPlayable(volumeID: stick.id))
                 case .decoderUnavailable: break
                 }
             } catch {
-                log.warning("playing \(volume.mountPoint) stopped: \(error)")
+                log.warning("playing \(stick.mountPoint) stopped: \(error)")
             }
             finished.signal()
         }

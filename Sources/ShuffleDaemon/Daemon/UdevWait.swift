@@ -1,7 +1,7 @@
 /// How the daemon waits for what udev hands over at boot. The daemon starts beside udev's coldplug, not
 /// after it, so a GPIO chip, an LED (leds-gpio is a module udev loads) or an LED's attributes (which udev
-/// gives to the daemon's group) may come after it started: seen 10-40 s late in the arm64 image test on a
-/// loaded host. Each is tried again after 50 ms times the attempt, at most 1 s apart, for 2 minutes from
+/// gives to the daemon's group) may come after it started, tens of seconds late on a slow or loaded board.
+/// Each is tried again after 50 ms times the attempt, at most 1 s apart, for 2 minutes from
 /// the first try; once it is there, or the time is up, nothing more is armed.
 struct UdevWait {
     static let step: Duration = .milliseconds(50)
