@@ -73,6 +73,7 @@ import Testing
 
     @Test func switchingOffSaysGoodbyeUnlessTheConfigurationSilencesIt() {
         #expect(Self.run([(0, .poweringOff)]) == [["Goodbye"]])
+        #expect(Self.run([(0, .batteryLow)]) == [["Battery low. Goodbye"]])
         var silent = Announcer.Settings()
         silent.texts.updateValue(nil, forKey: .poweringOff)  // `say-power-off = off`
         #expect(Self.run([(0, .poweringOff)], settings: silent) == [[]])

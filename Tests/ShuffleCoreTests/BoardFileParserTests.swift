@@ -46,7 +46,8 @@ import Testing
                 // switch, and the emulated board's simulated lines are the five music buttons.
                 let gpio3Boards = ["/rpi3/", "/rpi4/", "/rpi-zero2w/"]
                 let wakesOnGPIO3 = path.hasSuffix("/board.conf") && gpio3Boards.contains { path.contains($0) }
-                let expected = ButtonName.allCases.filter { $0 != .power || wakesOnGPIO3 }
+                // The battery's line ships commented out (below: it parses once its '#'s are taken out).
+                let expected = ButtonName.allCases.filter { $0 != .battery && ($0 != .power || wakesOnGPIO3) }
                 #expect(board.buttons.map(\.name) == expected, "\(path)")
                 if wakesOnGPIO3 {
                     let power = board.buttons.first { $0.name == .power }
@@ -72,6 +73,22 @@ import Testing
                 #expect(board.chords.map(\.hold) == [.seconds(3), .seconds(2)], "\(path)")
             }
         }
+    }
+
+    /// Each Pi board file's battery section, its '#'s taken out as its comment says: the line is GPIO4 (header
+    /// pin 7, free on every board) and a long low level is `battery-low`.
+    @Test(arguments: ["rpi3", "rpi4", "rpi-zero2w", "rpi5"])
+    func theBatteryLineParsesOnceUncommented(_ name: String) throws {
+        let path = try #require(Self.boardFiles.first { $0.hasSuffix("/\(name)/board.conf") })
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "#[button battery]"))
+        var uncommented = lines
+        for index in start..<(start + 4) { uncommented[index].removeFirst() }
+        let board = try BoardFileParser.parse(uncommented.joined(separator: "\n"), file: path)
+        let battery = try #require(board.buttons.first { $0.name == .battery })
+        #expect(battery.line == 4 && Self.piHeader[7] == 4)
+        #expect(battery.actions == [.long: .batteryLow])
     }
 
     @Test(arguments: [

@@ -16,6 +16,8 @@ import Testing
         // The on/off switch works whoever presses it, as the plug does.
         (true, .powerOff, .perform(.powerOff), true),
         (false, .powerOff, .perform(.powerOff), false),
+        // So does a battery board's low-battery line: the box saves before the battery gives out.
+        (true, .batteryLow, .perform(.batteryLow), true),
         (true, .lock, .changed(locked: false), false),
     ]
 

@@ -158,14 +158,16 @@ import Testing
 
     /// The power button switches the box off once, even with the buttons locked (with the voice off, at once;
     /// with it, once "Goodbye" has been heard, at most `PowerService.sayingBound` later).
-    @Test func thePowerButtonSwitchesTheBoxOffEvenWhenLocked() throws {
+    /// The power button, and a battery board's low-battery line: either switches the box off, locked or not.
+    @Test(arguments: [ButtonAction.powerOff, .batteryLow])
+    func thePowerButtonSwitchesTheBoxOffEvenWhenLocked(_ action: ButtonAction) throws {
         let box = try ApplianceHarness()
         let marker = box.scratch.path + "/powered-off"
         try box.playing("A")
         box.appliance.buttons.pressed(.lock)
         box.appliance.buttons.pressed(.next)
         #expect(access(marker, F_OK) != 0)
-        box.appliance.buttons.pressed(.powerOff)
+        box.appliance.buttons.pressed(action)
         box.settle()
         let runs = try FileSystem.contents(of: marker, limit: 100)
         #expect(String(decoding: runs, as: UTF8.self) == "off\n")

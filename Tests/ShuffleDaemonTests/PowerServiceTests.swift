@@ -17,7 +17,7 @@ import Testing
         loop = try EventLoop.manual()
     }
 
-    private func service(_ sayGoodbye: @escaping (@escaping () -> Void) -> Void) -> PowerService {
+    private func service(_ sayGoodbye: @escaping (Announcer.Event, @escaping () -> Void) -> Void) -> PowerService {
         var config = DaemonConfig()
         config.powerOffCommand = ["/bin/sh", "-c", "echo off >> '\(marker)'"]
         let log = Log(label: "power", minimum: .debug) { _ in }
@@ -31,9 +31,14 @@ import Testing
 
     @Test func thePowerOffWaitsForTheGoodbyeAndRunsOnce() throws {
         var heard: (() -> Void)?
-        let power = service { heard = $0 }
-        power.powerOff(because: "test", goodbye: true)
-        power.powerOff(because: "pressed again", goodbye: true)
+        var said: [Announcer.Event] = []
+        let power = service {
+            said.append($0)
+            heard = $1
+        }
+        power.powerOff(because: "test", goodbye: .poweringOff)
+        power.powerOff(because: "pressed again", goodbye: .poweringOff)
+        #expect(said == [.poweringOff])
         #expect(try runs() == "")
         heard?()
         #expect(try runs() == "off\n")
@@ -45,13 +50,28 @@ import Testing
     /// `sayingBound` at most; if it ends later after all, the command does not run a second time.
     @Test func aGoodbyeNeverHeardHoldsThePowerOffUpForTheBoundOnly() throws {
         var heard: (() -> Void)?
-        let power = service { heard = $0 }
-        power.powerOff(because: "test", goodbye: true)
+        let power = service { heard = $1 }
+        power.powerOff(because: "test", goodbye: .poweringOff)
         loop.advance(by: PowerService.sayingBound - .milliseconds(1))
         #expect(try runs() == "")
         loop.advance(by: .milliseconds(1))
         #expect(try runs() == "off\n")
         heard?()
         #expect(try runs() == "off\n")
+    }
+
+    /// The battery's goodbye is its own phrase; the sleep timer's power-off says nothing and does not wait.
+    @Test func theBatterySaysItsOwnGoodbyeAndTheSleepTimerNone() throws {
+        var said: [Announcer.Event] = []
+        let power = service { event, heard in
+            said.append(event)
+            heard()
+        }
+        power.powerOff(because: "the battery is low", goodbye: .batteryLow)
+        #expect(said == [.batteryLow])
+        #expect(try runs() == "off\n")
+        power.powerOff(because: "the sleep timer", goodbye: nil)
+        #expect(said == [.batteryLow])
+        #expect(try runs() == "off\noff\n")
     }
 }

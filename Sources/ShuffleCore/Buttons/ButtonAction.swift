@@ -27,6 +27,9 @@ public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
     /// Say goodbye, save and switch the box off (the power button; on a Raspberry Pi wired to GPIO3, the same
     /// button wakes the halted board). Not refused by the lock: a switch works whoever presses it.
     case powerOff = "power-off"
+    /// Say "Battery low", save and switch off before the battery gives out (a battery board's low-battery
+    /// signal, held as long as a long press). Not refused by the lock.
+    case batteryLow = "battery-low"
 
     /// The names as a person reads them in an error message.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

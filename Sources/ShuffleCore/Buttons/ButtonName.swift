@@ -15,9 +15,12 @@ public enum ButtonName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The on/off switch (long press: `power-off`). On a Raspberry Pi it is wired to GPIO3, the line whose
     /// fall wakes a halted board.
     case power
+    /// Not a button: a battery board's low-battery signal (a power-boost board's LBO, a UPS HAT's alert
+    /// pin), "pressed" while the battery is nearly flat (long press: `battery-low`).
+    case battery
 
     /// The names as a person reads them in an error message: "play, next, previous, volume-up, volume-down,
-    /// power".
+    /// power, battery".
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Orders buttons as `allCases` lists them.

@@ -34,6 +34,6 @@ public struct ButtonLock: Sendable, Equatable {
             locked.toggle()
             return .changed(locked: locked)
         }
-        return locked && action != .powerOff ? .refuse(action) : .perform(action)
+        return locked && action != .powerOff && action != .batteryLow ? .refuse(action) : .perform(action)
     }
 }

@@ -49,6 +49,8 @@ public struct Announcer: Sendable {
         case stickFileError = "stick-file-error"
         /// The box is switching itself off.
         case poweringOff = "power-off"
+        /// The box is switching itself off because its battery is nearly flat.
+        case batteryLow = "battery-low"
 
         /// The English text.
         public var defaultText: String {
@@ -67,6 +69,7 @@ public struct Announcer: Sendable {
             case .station: "{name}"
             case .stickFileError: "The stick's settings file has an error on line {count}"
             case .poweringOff: "Goodbye"
+            case .batteryLow: "Battery low. Goodbye"
             }
         }
 
@@ -144,6 +147,8 @@ public struct Announcer: Sendable {
         case stickFileError(line: Int?)
         /// The box is about to switch itself off.
         case poweringOff
+        /// The box is about to switch itself off: its battery is nearly flat.
+        case batteryLow
         /// The phrase said last has finished playing (or was cut off).
         case phraseEnded
     }
@@ -220,6 +225,8 @@ public struct Announcer: Sendable {
             return say(.stickFileError, count: line ?? 1)
         case .poweringOff:
             return say(.poweringOff)
+        case .batteryLow:
+            return say(.batteryLow)
         case .phraseEnded:
             speaking = nil
             return []

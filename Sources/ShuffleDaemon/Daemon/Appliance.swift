@@ -62,10 +62,10 @@ final class Appliance: @unchecked Sendable {
             playing: { [unowned self] in (self.machine.state == .playing, self.machine.volume) },
             setLevel: { [unowned self] level in self.player.setLevel(level ?? self.machine.volume) },
             pause: { [unowned self] in self.apply(self.machine.handle(.action(.pause))) },
-            powerOff: { [unowned self] reason in self.power.powerOff(because: reason, goodbye: false) },
+            powerOff: { [unowned self] reason in self.power.powerOff(because: reason, goodbye: nil) },
             announce: { [unowned self] minutes in self.voice.handle(.sleepTimer(minutes: minutes)) }))
-    private lazy var power = PowerService(loop: loop, config: config, log: log) { [unowned self] said in
-        self.voice.handle(.poweringOff, whenSaid: said)
+    private lazy var power = PowerService(loop: loop, config: config, log: log) { [unowned self] goodbye, said in
+        self.voice.handle(goodbye, whenSaid: said)
     }
     private let systemd: SystemdService
 
@@ -301,7 +301,8 @@ final class Appliance: @unchecked Sendable {
             break  // the button service's lock has toggled it
         case .nextStation: _ = chooseStation(.next)
         case .previousStation: _ = chooseStation(.previous)
-        case .powerOff: power.powerOff(because: "the power button", goodbye: true)
+        case .powerOff: power.powerOff(because: "the power button", goodbye: .poweringOff)
+        case .batteryLow: power.powerOff(because: "the battery is low", goodbye: .batteryLow)
         }
     }
 

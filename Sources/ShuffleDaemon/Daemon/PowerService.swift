@@ -3,8 +3,9 @@ import ShuffleCore
 
 /// Powering the box off: when it has been idle for the configured time (the pure `IdlePowerOff` keeps the
 /// one deadline, armed once as the box becomes idle), when the power button is pressed, or when the sleep
-/// timer says so. The first two say "Goodbye" first (the command runs when the phrase has been heard, or
-/// after `sayingBound` whatever happened to it); the sleep timer's is silent, for a child asleep. It asks
+/// timer says so, or a battery board's low-battery signal. All but the sleep timer's say goodbye first (the
+/// command runs when the phrase has been heard, or after `sayingBound` whatever happened to it); the sleep
+/// timer's is silent, for a child asleep. It asks
 /// through the one narrowly permitted path (`power-off-command`); the SIGTERM of the shutdown then saves and
 /// stops the daemon as usual.
 final class PowerService: Service {
@@ -17,15 +18,16 @@ final class PowerService: Service {
     /// Whether a power-off waits for its goodbye (a second request meanwhile is the same one).
     private var switchingOff = false
     private let log: Log
-    /// Says "Goodbye" and calls back once it has been heard (at once when the voice is off).
-    private let sayGoodbye: (_ said: @escaping () -> Void) -> Void
+    /// Says the goodbye (`poweringOff` or `batteryLow`) and calls back once it has been heard (at once when the
+    /// voice is off).
+    private let sayGoodbye: (_ goodbye: Announcer.Event, _ said: @escaping () -> Void) -> Void
     /// The longest the goodbye may hold up the power-off.
     static let sayingBound: Duration = .seconds(5)
 
     /// Creates the service with the box's configuration.
     init(
         loop: EventLoop, config: DaemonConfig, log: Log,
-        sayGoodbye: @escaping (_ said: @escaping () -> Void) -> Void = { $0() }
+        sayGoodbye: @escaping (_ goodbye: Announcer.Event, _ said: @escaping () -> Void) -> Void = { $1() }
     ) {
         self.loop = loop
         self.log = log
@@ -53,18 +55,21 @@ final class PowerService: Service {
         guard !stopped, idle.update(state: state, now: loop.now, seconds: idleSeconds) else { return }
         let seconds = idleSeconds
         loop.setTimer(.idlePowerOff, at: idle.deadline) { [unowned self] in
-            if self.idle.isDue(now: self.loop.now) { self.powerOff(because: "idle for \(seconds) s", goodbye: true) }
+            if self.idle.isDue(now: self.loop.now) {
+                self.powerOff(because: "idle for \(seconds) s", goodbye: .poweringOff)
+            }
         }
     }
 
-    /// Switches the box off: with `goodbye`, once "Goodbye" has been heard (at most `sayingBound` later).
-    func powerOff(because reason: String, goodbye: Bool) {
+    /// Switches the box off: with a `goodbye` (`poweringOff` or `batteryLow`), once it has been heard (at most
+    /// `sayingBound` later); with none, at once.
+    func powerOff(because reason: String, goodbye: Announcer.Event?) {
         guard !switchingOff, !stopped else { return }
-        guard goodbye else { return runCommand(reason) }
+        guard let goodbye else { return runCommand(reason) }
         switchingOff = true
         log.notice("switching off (\(reason)) once the goodbye is said")
         loop.setTimer(.powerOff, after: Self.sayingBound) { [unowned self] in self.goodbyeDone(reason) }
-        sayGoodbye { [weak self] in self?.goodbyeDone(reason) }
+        sayGoodbye(goodbye) { [weak self] in self?.goodbyeDone(reason) }
     }
 
     /// The goodbye was heard, or its bound passed: whichever comes first runs the command, the other nothing.
