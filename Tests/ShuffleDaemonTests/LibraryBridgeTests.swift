@@ -15,13 +15,9 @@ struct LibraryBridgeTests {
 
     init() throws { scratch = try TemporaryDirectory(prefix: "library-bridge") }
 
-    /// Waits (polling, at most 60 s) until a logged line contains `text`.
-    func waitForLog(_ text: String) -> Bool {
-        for _ in 0..<6000 {
-            if lines.value.contains(where: { $0.contains(text) }) { return true }
-            usleep(10_000)
-        }
-        return false
+    /// The calling thread's folder in `/proc` (`/proc/PID/task/TID`): it goes when the thread ends.
+    static func threadFolder() -> String {
+        "/proc/" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "?")
     }
 
     @Test func stopIndexingCancelsTheRunAfterItsCurrentBatch() throws {
@@ -35,12 +31,22 @@ struct LibraryBridgeTests {
         let bridge = try LibraryBridge(path: database, log: log)
         let volume = DaemonMachine.Stick(id: "uuid:test-stick", mountPoint: root.path)
         let reports = Locked<[IndexReport]>([])
+        // The run reports on a thread of its own, which ends with the run.
+        let runThread = Locked<String?>(nil)
         // The daemon hears of the unplug as soon as the first tracks are in.
         bridge.startIndexing(volume) { [bridge] (report: IndexReport) in
             reports.update { $0.append(report) }
-            if report == .firstPlayable { bridge.stopIndexing(volumeID: volume.id) }
+            if report == .firstPlayable {
+                runThread.set(Self.threadFolder())
+                bridge.stopIndexing(volumeID: volume.id)
+            }
         }
-        #expect(waitForLog("cancelled"), "\(lines.value)")
+        #expect(DaemonHarness.wait(seconds: 60) { runThread.value != nil }, "\(lines.value)")
+        let thread = runThread.value ?? "/"
+        #expect(thread.contains("/task/"), "the run's thread: \(thread)")
+        #expect(
+            DaemonHarness.wait(seconds: 60) { !FileManager.default.fileExists(atPath: thread) },
+            "the run did not end: \(thread)\n\(lines.value)")
         #expect(reports.value == [.firstPlayable], "nothing is reported after the cancel")
         let check = try LibraryDatabase(path: database, create: false)
         let stored = try #require(try check.existingVolume(key: volume.id))
@@ -50,8 +56,9 @@ struct LibraryBridgeTests {
         // A new run of the same stick indexes the rest.
         lines.set([])
         bridge.startIndexing(volume) { (report: IndexReport) in reports.update { $0.append(report) } }
-        #expect(waitForLog("indexed \(root.path): \(tracks) tracks"), "\(lines.value)")
-        #expect(reports.value.last == .finished(playable: tracks, changed: true))
+        let finished = IndexReport.finished(playable: tracks, changed: true)
+        #expect(DaemonHarness.wait(seconds: 60) { reports.value.contains(finished) }, "\(lines.value)")
+        #expect(reports.value.last == finished)
     }
 
     @Test func aStickThatGoesAwayTakesItsListingAlongEvenOneStillBeingRead() throws {
@@ -61,8 +68,11 @@ struct LibraryBridgeTests {
         let log = Log(label: "test", minimum: .debug) { line in lines.update { $0.append(line) } }
         let bridge = try LibraryBridge(path: scratch.path + "/library.db", log: log)
         let volume = DaemonMachine.Stick(id: "uuid:listing-stick", mountPoint: root.path)
-        bridge.startIndexing(volume) { _ in }
-        #expect(waitForLog("indexed \(root.path): 30 tracks"), "\(lines.value)")
+        let finished = Locked(false)
+        bridge.startIndexing(volume) { report in
+            if report == .finished(playable: 30, changed: true) { finished.set(true) }
+        }
+        #expect(DaemonHarness.wait(seconds: 60) { finished.value }, "\(lines.value)")
         let read = DispatchSemaphore(value: 0)
         bridge.refreshListing(volumeID: volume.id) { read.signal() }
         #expect(read.wait(timeout: .now() + 30) == .success)
@@ -90,9 +100,9 @@ struct LibraryBridgeTests {
         bridge.refreshListing(volumeID: volume.id) { read.signal() }
         bridge.forgetListing(volumeID: volume.id)
         release.signal()
+        // `done` comes after the read was kept or dropped: kept, the listing would be here now.
         #expect(read.wait(timeout: .now() + 30) == .success)
-        #expect(bridge.listing(volumeID: volume.id) == nil)
-        #expect(waitForLog("dropped the listing of \(volume.id)"), "\(lines.value)")
+        #expect(bridge.listing(volumeID: volume.id) == nil, "\(lines.value)")
 
         // Plugged back: read again, once.
         bridge.refreshListing(volumeID: volume.id) { read.signal() }
