@@ -31,13 +31,12 @@ struct DaemonButtonsTests {
         let before = try #require(daemon.trackPath())
         try press("0 next press\n60 next release\n")
         #expect(DaemonHarness.wait(seconds: 5) { daemon.trackPath().map { $0 != before } ?? false }, "\(daemon.log)")
-        // Five steps up from 10 with a cap of 12: it stops at 12.
-        try press((0..<5).map { "\($0 * 400) volume-up press\n\($0 * 400 + 60) volume-up release\n" }.joined())
+        // Five steps up from 10 with a cap of 12: it stops at 12. One step down after them, in the same script
+        // (its edges are taken in order): 11 only if every step up past the cap was refused (else 14).
+        let ups = (0..<5).map { "\($0 * 400) volume-up press\n\($0 * 400 + 60) volume-up release\n" }.joined()
+        try press(ups + "2400 volume-down press\n2460 volume-down release\n")
         #expect(DaemonHarness.wait(seconds: 8) { (try? daemon.status())?["volume"] as? Int == 12 }, "\(daemon.log)")
-        usleep(2_500_000)
-        #expect(try daemon.status()["volume"] as? Int == 12)
-        try press("0 volume-down press\n60 volume-down release\n")
-        #expect(DaemonHarness.wait(seconds: 5) { (try? daemon.status())?["volume"] as? Int == 11 })
+        #expect(DaemonHarness.wait(seconds: 8) { (try? daemon.status())?["volume"] as? Int == 11 }, "\(daemon.log)")
         #expect(daemon.stop() == 0)
     }
 }
