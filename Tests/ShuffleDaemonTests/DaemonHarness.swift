@@ -138,6 +138,11 @@ final class DaemonHarness: @unchecked Sendable {
     /// The current track's path from `status --json`.
     func trackPath() -> String? { ((try? status())?["track"] as? [String: Any])?["path"] as? String }
 
+    /// Runs `sql` on the daemon's database with the `sqlite3` shell, waiting up to 5 s for the daemon's writes.
+    func sqlite(_ sql: String) throws -> Run.Result {
+        try Run.program("/usr/bin/sqlite3", ["-cmd", ".timeout 5000", database, sql])
+    }
+
     /// Runs Debian's `mpc` against the socket.
     func mpc(_ arguments: [String]) throws -> Run.Result {
         try Run.program("/usr/bin/mpc", ["-h", socket] + arguments)

@@ -146,19 +146,34 @@ struct LoudnessTests {
         try daemon.start()
         defer { daemon.stop() }
         try daemon.plug(library)
-        let line = "measured the loudness of 2 tracks"
-        #expect(DaemonHarness.wait(seconds: 20) { daemon.log.contains(line) }, "\(daemon.log)")
+        #expect(DaemonHarness.wait(seconds: 20) { Self.measured(daemon) == 2 }, "\(daemon.log)")
         #expect(daemon.state() == "playing")
-        let rows = try Run.program(
-            "/usr/bin/sqlite3",
-            [daemon.database, "SELECT loudness_state, round(loudness_lufs) FROM tracks ORDER BY loudness_lufs"])
-        #expect(rows.stdout == "0|\n1|-22.0\n1|-10.0\n", "the tagged track is not measured: \(rows.stdout)")
+        let query = "SELECT loudness_state, round(loudness_lufs) FROM tracks ORDER BY loudness_lufs"
+        let rows = try daemon.sqlite(query).stdout
+        #expect(rows == "0|\n1|-22.0\n1|-10.0\n", "the tagged track is not measured: \(rows)")
         try daemon.unplug()
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() != "playing" })
+        // Marked: a second measurement would write the tracks' own levels over the mark.
+        let marked = try daemon.sqlite("UPDATE tracks SET loudness_lufs = -18 WHERE loudness_state = 1")
+        #expect(marked.status == 0, "\(marked.stderr)")
         try daemon.plug(library)
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
+        #expect(
+            DaemonHarness.wait(seconds: 10) {
+                ((try? daemon.status())?["library"] as? [String: Any])?["indexing"] as? Bool == false
+            }, "\(daemon.log)")
+        // The pass starts after the index run: half a second after it, a second pass would have measured the
+        // two 8 s tracks (seen with the marked tracks set back to unmeasured: both were measured again by then).
+        // That nothing is measured can only be waited out.
         usleep(500_000)
-        #expect(daemon.log.components(separatedBy: line).count == 2, "measured once: \(daemon.log)")
+        let after = try daemon.sqlite(query).stdout
+        #expect(after == "0|\n1|-18.0\n1|-18.0\n", "measured once: \(after)")
+    }
+
+    /// How many tracks of the daemon's database have a measured loudness stored.
+    static func measured(_ daemon: DaemonHarness) -> Int {
+        let count = (try? daemon.sqlite("SELECT count(*) FROM tracks WHERE loudness_state = 1"))?.stdout ?? ""
+        return Int(count.dropLast()) ?? 0
     }
 
     /// The appliance at real time (the paced sink): once its stick is measured, each track is started by its
@@ -180,9 +195,7 @@ struct LoudnessTests {
         try daemon.start(device: "paced", arguments: ["--volume", "20"], environment: sink.environment)
         defer { daemon.stop() }
         try daemon.plug(library)
-        #expect(
-            DaemonHarness.wait(seconds: 20) { daemon.log.contains("measured the loudness of 2 tracks") },
-            "\(daemon.log)")
+        #expect(DaemonHarness.wait(seconds: 20) { Self.measured(daemon) == 2 }, "\(daemon.log)")
         let heard = HeardAudio(file: recording)
         // The track playing when the measurement landed keeps its level until it starts again (a resume is no
         // start): move on, so every track below either starts anew or was started after the measurement.
