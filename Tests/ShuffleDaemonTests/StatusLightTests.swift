@@ -28,6 +28,9 @@ struct StatusLightTests {
         try daemon.plug(library)
         #expect(DaemonHarness.wait(seconds: 10) { daemon.state() == "playing" }, "\(daemon.log)")
         #expect(Self.waitFor(Self.playing, on: led, daemon), "\(led.shown)")
+        // Indexing lasts only until the first playable track; its quick blink stays in the delays the daemon
+        // wrote then (the folder was made with 500 and 500, and no other state so far uses the timer).
+        #expect(led.value("delay_on") == "100" && led.value("delay_off") == "100", "indexing was not shown")
         _ = try daemon.mpc(["pause"])
         #expect(Self.waitFor(Self.paused, on: led, daemon), "\(led.shown)")
         _ = try daemon.mpc(["play"])
@@ -35,11 +38,6 @@ struct StatusLightTests {
         #expect(daemon.stop() == 0)
         // Handed back with the trigger it had (the Pi's ACT LED goes back to showing SD card activity).
         #expect(led.value("trigger") == "mmc0")
-        // Indexing lasts only until the first playable track; the daemon's log has the writes it made then.
-        #expect(
-            daemon.log.contains("[light] light: indexing")
-                && daemon.log.contains("[light] light: trigger=timer delay_on=100 delay_off=100"), "\(daemon.log)")
-        #expect(daemon.log.contains("status light \(led.path): timer yes, pattern yes"))
     }
 
     @Test func aBrokenSoundDeviceShowsAsTheErrorPattern() throws {
@@ -69,10 +67,10 @@ struct StatusLightTests {
             """
         try text.write(to: board, atomically: true, encoding: .utf8)
         try daemon.start(arguments: ["--board-file", board.path])
-        // No library, no pattern trigger: one short blink every 2 s, written inverted.
+        // No library, no pattern trigger: one short blink every 2 s, written inverted (the timer taken, the
+        // pattern found missing, the LED active-low).
         #expect(
             Self.waitFor("trigger=timer delay_on=1850 delay_off=150", on: led, daemon), "\(led.shown)\n\(daemon.log)")
-        #expect(daemon.log.contains("status light \(led.path) (active-low): timer yes, pattern no"), "\(daemon.log)")
         #expect(daemon.stop() == 0)
         #expect(led.shown == "trigger=none brightness=0")
     }
@@ -97,7 +95,8 @@ struct StatusLightTests {
         let daemon = try DaemonHarness()
         let path = daemon.directory.appending("leds/status").path
         try daemon.start(arguments: ["--led", path])
-        #expect(DaemonHarness.wait(seconds: 5) { daemon.log.contains("no status light: no LED at \(path) yet") })
+        // The daemon answers once every service has started: it has looked for the LED, and found none.
+        #expect(daemon.state() == "no-library", "\(daemon.log)")
         // Made whole elsewhere, then moved into place: the daemon never sees half an LED.
         let made = try LEDClassFolder(in: daemon.directory.path, name: "staging", triggers: "[none] timer")
         _ = try DaemonHarness.shell("mkdir", ["-p", daemon.directory.appending("leds").path])
@@ -105,7 +104,6 @@ struct StatusLightTests {
         let led = LEDClassFolder(existing: path)
         // No library: one short blink every 2 s.
         #expect(Self.waitFor("trigger=timer delay_on=150 delay_off=1850", on: led, daemon), "\(led.shown)\n\(daemon.log)")
-        #expect(daemon.log.contains("status light found"), "\(daemon.log)")
         #expect(daemon.stop() == 0)
     }
 
@@ -121,7 +119,10 @@ struct StatusLightTests {
         let caps = "-dac_override,-dac_read_search,-fowner"
         let setpriv = ["/usr/bin/setpriv", "--inh-caps=\(caps)", "--bounding-set=\(caps)"]
         try daemon.start(arguments: ["--led", led.path], under: setpriv)
-        #expect(DaemonHarness.wait(seconds: 10) { daemon.log.contains("[light] light: no-library") }, "\(daemon.log)")
+        // The daemon answers once every service has started and it has shown its first state: its first
+        // write was refused by then. Then 1.5 s of its retries (50 ms, 100 ms, ... apart: seven of them) are
+        // refused too; that the LED did not change in a while can only be waited out.
+        #expect(daemon.state() == "no-library", "\(daemon.log)")
         Thread.sleep(forTimeInterval: 1.5)
         #expect(led.shown == "trigger=none brightness=0", "a refused write changed the LED: \(led.shown)")
         _ = try DaemonHarness.shell("chmod", ["0644"] + files)
