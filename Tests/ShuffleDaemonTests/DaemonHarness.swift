@@ -237,6 +237,11 @@ final class DaemonHarness: @unchecked Sendable {
         try handle.close()
     }
 
+    /// Bytes in `file` so far (0 while there is none): how far a recording has got.
+    static func size(of file: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    }
+
     /// Polls `condition` every 20 ms for up to `seconds`.
     static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -30,6 +30,34 @@ import Testing
 
     /// A paced sink recording what it plays into the returned file, and the `play` arguments (with `seed`)
     /// and environment (info log, for "resuming track N at M ms") that play the library on it.
+    /// Waits (at most 20 s) until the paced sink has heard `milliseconds` of sound in `recording` (its own
+    /// clock: it falls behind the wall clock on a busy machine). Every 100 ms: each look reads the whole file.
+    static func waitUntilHeard(_ recording: URL, milliseconds: Int) async throws -> Bool {
+        try await poll(seconds: 20, every: .milliseconds(100)) {
+            PacedSink.heardFrames(in: recording) * 1000 / 44_100 >= milliseconds
+        }
+    }
+
+    /// Waits (at most 5 s) until the sink has recorded `milliseconds` more, sound or silence: what a player that
+    /// just ended had still in flight has reached the recording by then.
+    static func waitForTail(_ recording: URL, milliseconds: Int = 300) async throws {
+        let end = DaemonHarness.size(of: recording) + milliseconds * 44_100 / 1000 * 4
+        _ = try await poll(seconds: 5) { DaemonHarness.size(of: recording) >= end }
+    }
+
+    /// `DaemonHarness.wait` for async tests: polls `condition` (every 20 ms unless told) for up to `seconds`
+    /// without holding a thread of the cooperative pool.
+    static func poll(
+        seconds: Double, every interval: Duration = .milliseconds(20), until condition: () -> Bool
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: interval)
+        }
+        return condition()
+    }
+
     func pacedPlay(seed: Int) throws -> (
         sink: PacedSink, recording: URL, arguments: [String], environment: [String: String]
     ) {
@@ -153,9 +181,9 @@ import Testing
 
         let first = try PlayerProcess(arguments, environment: env)
         #expect(try await first.waitForLines(1))
-        try await Task.sleep(for: .seconds(6))
+        #expect(try await Self.waitUntilHeard(recording, milliseconds: 5_500))
         #expect(first.stop(with: SIGKILL) == 128 + SIGKILL)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Self.waitForTail(recording)
         // Where it was: the audio the sink actually played (the paced sink can fall behind the wall clock
         // on a busy machine, so the recording, not elapsed time, says how far the listener got).
         let heardMs = Int64(PacedSink.heardFrames(in: recording)) * 1000 / 44_100
@@ -203,13 +231,13 @@ import Testing
 
         let first = try PlayerProcess(arguments, environment: env)
         #expect(try await first.waitForLines(1))
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await Self.waitUntilHeard(recording, milliseconds: 1_000))
         first.type("..")  // 5 s forward, twice
-        try await Task.sleep(for: .milliseconds(700))
+        #expect(try await Self.waitUntilHeard(recording, milliseconds: 1_700))
         first.type(",")  // 5 s back
-        try await Task.sleep(for: .milliseconds(700))
+        #expect(try await Self.waitUntilHeard(recording, milliseconds: 2_400))
         #expect(first.stop(with: SIGTERM) == 0)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Self.waitForTail(recording)
         #expect(first.lines.count == 1, "a seek within the track prints no second line: \(first.lines)")
         let heardMs = Int64(PacedSink.heardFrames(in: recording)) * 1000 / 44_100
 

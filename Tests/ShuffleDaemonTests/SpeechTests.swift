@@ -56,7 +56,10 @@ struct DaemonSpeechTests {
         #expect(heard.waitForSound(milliseconds: 1_000))
         let start = (try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
         try DaemonHarness.press(Self.holdPlay, fifo: fifo)
-        usleep(5_000_000)
+        // 5 s heard from the gesture on (the phrase, the dip and the music back), by the recording's own clock.
+        let bytes = 5 * PacedSink.recordingRate * PacedSink.recordingChannels * 2
+        let recorded = { DaemonHarness.size(of: recording) - start }
+        #expect(DaemonHarness.wait(seconds: 20) { recorded() >= bytes }, "recorded \(recorded()) bytes")
         #expect(daemon.state() == "playing")
         #expect(daemon.stop() == 0)
 
