@@ -42,6 +42,8 @@ struct CardWritesTests {
             DaemonHarness.wait(seconds: 10) {
                 ((try? daemon.status())?["library"] as? [String: Any])?["indexing"] as? Bool == false
             }, "\(daemon.log)")
+        // What the start still had in flight lands first; then 6 s in which nothing may be written. Both are
+        // waits for nothing to happen: sleeps.
         usleep(1_500_000)
         let before = Self.lastWrite(daemon.database)
         usleep(6_000_000)

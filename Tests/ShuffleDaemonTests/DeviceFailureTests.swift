@@ -15,7 +15,8 @@ struct DeviceFailureTests {
         let status = try daemon.status()
         let reason = status["error"] as? String ?? ""
         #expect(reason.hasPrefix("cannot open ALSA device 'nosuchdevice': "), "\(status)")
-        // Retries go on in the background; the daemon keeps answering and keeps the error.
+        // Retries go on in the background; the daemon keeps answering and keeps the error. Through a second
+        // of them: that it neither ends nor clears the error can only be waited out.
         Thread.sleep(forTimeInterval: 1)
         #expect(daemon.process.isRunning)
         #expect(daemon.state() == "error")
