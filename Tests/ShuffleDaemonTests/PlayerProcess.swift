@@ -21,13 +21,22 @@ final class PlayerProcess: Sendable {
         process.standardError = err
         process.standardInput = input
         let output = self.output
+        // An empty read is the end of the pipe: every writer (the player and anything it started) has closed it.
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            output.value.withLock { $0.stdout.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.value.withLock {
+                $0.stdout.append(data)
+                $0.stdoutEnded = $0.stdoutEnded || data.isEmpty
+            }
         }
         err.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            output.value.withLock { $0.stderr.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.value.withLock {
+                $0.stderr.append(data)
+                $0.stderrEnded = $0.stderrEnded || data.isEmpty
+            }
         }
         try process.run()
         self.process = process
@@ -60,16 +69,21 @@ final class PlayerProcess: Sendable {
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { return stop(with: SIGKILL) }
         process.waitUntilExit()
-        usleep(50_000)  // let the pipe handlers take the last bytes
+        waitForOutputToEnd()
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Waits (at most 2 s) until the pipe handlers have taken the last bytes of stdout and stderr.
+    private func waitForOutputToEnd() {
+        _ = DaemonHarness.wait(seconds: 2) { output.value.withLock { $0.stdoutEnded && $0.stderrEnded } }
     }
 
     /// Sends `signal` and waits for the process to end; returns its status (128 + signal when killed).
     func stop(with signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        usleep(50_000)  // let the pipe handlers take the last bytes
+        waitForOutputToEnd()
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
     }
@@ -77,5 +91,6 @@ final class PlayerProcess: Sendable {
 
 /// What a child wrote, filled by the pipe handlers.
 final class OutputBox: Sendable {
-    let value = PThreadMutex<(stdout: Data, stderr: Data)>((Data(), Data()))
+    let value = PThreadMutex<(stdout: Data, stderr: Data, stdoutEnded: Bool, stderrEnded: Bool)>(
+        (Data(), Data(), false, false))
 }
