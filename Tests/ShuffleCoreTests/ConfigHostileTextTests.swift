@@ -27,7 +27,7 @@ import Testing
         let fromCRLF = try BoardFileParser.parse(crlf, file: "qemu.conf")
         let fromLF = try BoardFileParser.parse(lf, file: "qemu.conf")
         #expect(fromCRLF == fromLF)
-        #expect(fromLF.buttons.count == 5)
+        #expect(fromLF.buttons.count == 7)  // the five buttons, the power button and the battery's line
     }
 
     @Test func aNulByteOrControlCharacterNamesTheLineAndKey() {

@@ -74,9 +74,9 @@ public struct DaemonConfig: Equatable, Sendable {
     /// Power the box off after this many seconds paused or with no stick (0: never). One deadline, armed
     /// when the box becomes idle, never a periodic check.
     public var idlePowerOffSeconds = 0
-    /// How the unprivileged daemon powers the box off: it starts the one-purpose unit that the polkit rule
-    /// lets it start (board/common/shufflebox-poweroff.service, shufflebox-poweroff.polkit).
-    public var powerOffCommand = ["/usr/bin/systemctl", "--no-block", "start", "shufflebox-poweroff.service"]
+    /// How the unprivileged daemon powers the box off: it creates a file in its own runtime directory, and a
+    /// path unit starts the power-off as root (board/common/shufflebox-poweroff.path and .service).
+    public var powerOffCommand = ["/usr/bin/touch", "/run/shufflebox/power-off"]
 
     /// The defaults.
     public init() {}
