@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "IndicatorTests", dependencies: ["Indicator", "ShuffleTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ShuffleDaemonTests",
-            dependencies: ["ShuffleDaemon", "ShuffleTestSupport", "LibPThread"],
+            dependencies: ["ShuffleDaemon", "ShuffleTestSupport", "LibPThread", "Buttons"],
             swiftSettings: strict
         ),
     ]

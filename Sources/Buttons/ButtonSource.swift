@@ -16,6 +16,13 @@ public protocol ButtonSource: AnyObject {
     func readEvents(ready descriptor: Int32) throws(ButtonSourceError) -> [ButtonEdge]
     /// True once the source has ended (end of input, device unplugged): stop polling it.
     var isFinished: Bool { get }
+    /// The lines active when the source was opened: no edge will report them until they are released.
+    func activeAtOpen() -> [ButtonName]
+}
+
+extension ButtonSource {
+    /// Sources that cannot tell report none.
+    public func activeAtOpen() -> [ButtonName] { [] }
 }
 
 /// A source that failed: which device or line, what happened, and what to do about it.

@@ -55,6 +55,11 @@ public final class GPIOButtonSource: ButtonSource {
         return (source.lines.isEmpty ? nil : source, errors)
     }
 
+    /// The lines active now, read once after the request (a line that cannot be read counts as not active).
+    public func activeAtOpen() -> [ButtonName] {
+        lines.values.filter { (try? $0.line.isActive()) == true }.map(\.button).sorted()
+    }
+
     /// Reads the edges pending on one line.
     public func readEvents(ready descriptor: Int32) throws(ButtonSourceError) -> [ButtonEdge] {
         guard let (line, button) = lines[descriptor] else { return [] }

@@ -73,6 +73,9 @@ static inline shim_gpiod_request *shim_gpiod_request_edges(struct gpiod_chip *ch
 
 static inline int shim_gpiod_request_fd(shim_gpiod_request *request) { return gpiod_line_event_get_fd(request->line); }
 
+/// The line's logical value now (1: active, after active-low), or -1 with errno.
+static inline int shim_gpiod_get_value(shim_gpiod_request *request) { return gpiod_line_get_value(request->line); }
+
 /// Reads up to `capacity` pending events (at most SHIM_GPIOD_EVENT_CAPACITY); the count, or -1 with errno.
 static inline int shim_gpiod_read_edges(shim_gpiod_request *request, shim_gpiod_edge *out, int capacity) {
     struct gpiod_line_event events[SHIM_GPIOD_EVENT_CAPACITY];
@@ -106,6 +109,7 @@ static inline void shim_gpiod_line_consumer(struct gpiod_chip *chip, unsigned in
 typedef struct shim_gpiod_request {
     struct gpiod_line_request *request;
     struct gpiod_edge_event_buffer *events;
+    unsigned int offset;
 } shim_gpiod_request;
 
 static inline int shim_gpiod_api(void) { return 2; }
@@ -160,11 +164,17 @@ static inline shim_gpiod_request *shim_gpiod_request_edges(struct gpiod_chip *ch
     }
     out->request = request;
     out->events = events;
+    out->offset = offset;
     return out;
 }
 
 static inline int shim_gpiod_request_fd(shim_gpiod_request *request) {
     return gpiod_line_request_get_fd(request->request);
+}
+
+static inline int shim_gpiod_get_value(shim_gpiod_request *request) {
+    enum gpiod_line_value value = gpiod_line_request_get_value(request->request, request->offset);
+    return value == GPIOD_LINE_VALUE_ERROR ? -1 : value == GPIOD_LINE_VALUE_ACTIVE;
 }
 
 static inline int shim_gpiod_read_edges(shim_gpiod_request *request, shim_gpiod_edge *out, int capacity) {

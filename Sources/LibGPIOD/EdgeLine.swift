@@ -26,6 +26,14 @@ public final class EdgeLine {
     /// The event file descriptor to poll. Wraps `gpiod_line_event_get_fd` or `gpiod_line_request_get_fd`.
     public var fileDescriptor: Int32 { shim_gpiod_request_fd(raw) }
 
+    /// Whether the line is active now (after active-low). Wraps `gpiod_line_get_value` or
+    /// `gpiod_line_request_get_value`.
+    public func isActive() throws(GPIOError) -> Bool {
+        let value = shim_gpiod_get_value(raw)
+        guard value >= 0 else { throw .lastErrno("read the value", "\(chip.label) line \(offset)") }
+        return value == 1
+    }
+
     /// Reads up to 16 pending events. Wraps `gpiod_line_event_read_multiple` or
     /// `gpiod_line_request_read_edge_events`.
     public func readEvents() throws(GPIOError) -> [EdgeEvent] {

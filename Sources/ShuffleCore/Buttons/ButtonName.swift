@@ -19,6 +19,11 @@ public enum ButtonName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// pin), "pressed" while the battery is nearly flat (long press: `battery-low`).
     case battery
 
+    /// Whether the line is a level held as long as its condition lasts, not a button: one already active when
+    /// the box starts (a box switched on with a flat battery) is taken as pressed from then on. A button held
+    /// at start is not (the power button still held from waking the board would switch it off again).
+    public var isLevelSignal: Bool { self == .battery }
+
     /// The names as a person reads them in an error message: "play, next, previous, volume-up, volume-down,
     /// power, battery".
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

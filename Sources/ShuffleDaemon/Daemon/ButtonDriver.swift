@@ -51,6 +51,14 @@ final class ButtonDriver {
             loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.ready(source, fd) }
         }
         log.info("buttons: \(source.name) on board \(board.name)")
+        // A level already active reports no edge until it ends: it is pressed from now on.
+        let held = source.activeAtOpen().filter(\.isLevelSignal)
+        guard !held.isEmpty else { return }
+        for button in held {
+            log.notice("buttons: the \(button.rawValue) line is already active; taking it as pressed from now on")
+            perform(recognizer.handle(ButtonEdge(button, .press, at: loop.now)))
+        }
+        step()
     }
 
     /// Opens the board's GPIO chip. At boot the chip may not be handed to the gpio group yet (or its driver
