@@ -65,7 +65,7 @@ struct ID3v2FrameReader {
         guard position + headerLength <= limit, framesSeen < ID3v2Tag.maxFrames else { return nil }
         framesSeen += 1
         let head = source.bytes(at: position, count: headerLength)
-        guard head.count == headerLength, isFrameID(head[0..<idLength]) else { return nil }
+        guard head.count == headerLength, Self.isFrameID(head[0..<idLength]) else { return nil }
         guard let size = frameSize(head) else { return nil }
         let dataStart = position + headerLength
         guard size <= limit - dataStart else { return nil }
@@ -92,7 +92,7 @@ struct ID3v2FrameReader {
         guard offset < limit else { return false }
         let next = source.bytes(at: offset, count: min(4, limit - offset))
         if next.first == 0 { return true }
-        return next.count == 4 && isFrameID(next[...])
+        return next.count == 4 && Self.isFrameID(next[...])
     }
 
     /// The payload of a frame, or nil when it is compressed or encrypted (not worth decoding).
@@ -113,7 +113,7 @@ struct ID3v2FrameReader {
     }
 
     /// Frame ids are upper-case letters and digits.
-    private func isFrameID(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isFrameID(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 }

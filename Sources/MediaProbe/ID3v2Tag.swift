@@ -53,7 +53,10 @@ struct ID3v2Tag {
             start = 0
             limit = body.count
         }
-        if flags & 0x40 != 0 && major >= 3 {
+        // Some writers flag an extended header and write none: frames follow the header at once. No extended
+        // header's size field reads as a frame id, so one there means the flag is wrong (mutagen reads it so).
+        let firstFour = body.bytes(at: start, count: 4)[...]
+        if flags & 0x40 != 0 && major >= 3 && !(firstFour.count == 4 && ID3v2FrameReader.isFrameID(firstFour)) {
             guard let skip = extendedHeaderLength(body, at: start, major: major), skip <= limit - start else {
                 return tags
             }
