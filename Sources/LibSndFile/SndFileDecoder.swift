@@ -15,12 +15,12 @@ public struct SndFileFormat: Sendable, Equatable {
     public var frames: Int64
 }
 
-/// One libsndfile reader for linear PCM and floating-point audio in WAV (RIFF, RF64) and AIFF/AIFC files, owned
-/// by one thread (the audio thread) and reused for file after file.
+/// One libsndfile reader for linear PCM and floating-point audio in WAV (RIFF, RF64) and AIFF/AIFC files, and
+/// MP3 in WAV, owned by one thread (the audio thread) and reused for file after file.
 ///
 /// Only those containers and codings are opened: the player picks this reader for WAV and AIFF, and a file
 /// holding µ-law, ADPCM or anything else is refused as the index refuses it ("format not supported"). Every
-/// sample is exact and seeks land on the frame asked for (PCM has no frames to decode around).
+/// PCM sample is exact and seeks land on the frame asked for (PCM has no frames to decode around).
 public final class SndFileDecoder {
     private var file: OpaquePointer?
     private var format = SndFileFormat(
@@ -64,6 +64,8 @@ public final class SndFileDecoder {
         case Int(SF_FORMAT_PCM_16): bits = 16
         case Int(SF_FORMAT_PCM_24): bits = 24
         case Int(SF_FORMAT_PCM_32): bits = 32
+        // MP3 in WAV (format tag 0x55): libsndfile decodes it through libmpg123 to 16-bit samples.
+        case Int(SF_FORMAT_MPEG_LAYER_III): bits = 16
         case Int(SF_FORMAT_FLOAT), Int(SF_FORMAT_DOUBLE):
             bits = 32
             isFloat = true

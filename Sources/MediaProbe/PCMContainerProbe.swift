@@ -2,8 +2,8 @@ import ShuffleCore
 
 /// Reads RIFF WAVE and AIFF / AIFC files: the chunk holding the format (`fmt `, `COMM`), the sample
 /// data's size (`data`, `SSND`), and the tags (`LIST`/`INFO` text, an `id3 ` / `ID3 ` chunk holding an
-/// ID3v2 tag, AIFF `NAME`/`AUTH`). Uncompressed PCM and float only: other codings in these containers
-/// are "format not supported".
+/// ID3v2 tag, AIFF `NAME`/`AUTH`). Uncompressed PCM and float, and MP3 in WAV: other codings in these
+/// containers are "format not supported".
 enum PCMContainerProbe {
     /// The most chunks looked at.
     static let maxChunks = 1024
@@ -49,6 +49,7 @@ enum PCMContainerProbe {
             let rate = format.u32le(4), let align = format.u16le(12), let bits = format.u16le(14)
         else { return .unplayable(reason: "WAV format chunk is damaged") }
         if code == 0xFFFE, let sub = format.u16le(24) { code = sub }  // WAVE_FORMAT_EXTENSIBLE: the sub-format
+        if code == 0x55 { return probeMP3InWAV(source, list) }
         guard code == 1 || code == 3 else {
             return .unplayable(reason: "format not supported: WAV coding 0x\(String(code, radix: 16, uppercase: true))")
         }
@@ -62,6 +63,30 @@ enum PCMContainerProbe {
         if data.size > available {
             return .unplayable(reason: "audio is cut short: WAV data holds \(available) of \(data.size) bytes")
         }
+        let frames = Int64(data.size / align)
+        guard frames > 0 else { return .unplayable(reason: "WAV file holds no samples") }
+        return .audio(
+            wavTags(source, list),
+            StreamInfo(codec: "wav", sampleRate: rate, channels: channels, frames: frames, bitsPerSample: bits))
+    }
+
+    /// A WAV file whose `data` chunk holds an MPEG audio stream (format tag 0x55, as FFmpeg and old Windows
+    /// tools write): measured as an MP3 stream is, from the frames in the chunk; the rate and channels are
+    /// the frames', not the format chunk's.
+    private static func probeMP3InWAV(_ source: ByteSource, _ list: [Chunk]) -> ProbeOutcome {
+        guard let data = list.first(where: { $0.id == "data" }) else {
+            return .unplayable(reason: "WAV file without audio data")
+        }
+        let end = data.data + min(data.size, max(0, source.count - data.data))
+        switch MPEGStreamScanner(source: source, start: data.data, end: end).scan() {
+        case .stream(let stream): return .audio(wavTags(source, list), stream)
+        case .truncated(let reason): return .unplayable(reason: reason)
+        case .noStream: return .unplayable(reason: "WAV file says MP3 but holds no MPEG audio")
+        }
+    }
+
+    /// The tags of a WAV file: an `id3 ` chunk's ID3v2 tag first, then `LIST`/`INFO` text.
+    private static func wavTags(_ source: ByteSource, _ list: [Chunk]) -> TagInfo {
         var tags = RawTags()
         var budget = maxTextTotal
         var id3Read = false
@@ -74,11 +99,7 @@ enum PCMContainerProbe {
             default: break
             }
         }
-        let frames = Int64(data.size / align)
-        guard frames > 0 else { return .unplayable(reason: "WAV file holds no samples") }
-        return .audio(
-            tags.tagInfo(resolveGenre: true),
-            StreamInfo(codec: "wav", sampleRate: rate, channels: channels, frames: frames, bitsPerSample: bits))
+        return tags.tagInfo(resolveGenre: true)
     }
 
     /// A `LIST` chunk of type `INFO`: `INAM` title, `IART` artist, `IPRD` album, `ICRD` date, `IGNR` genre,

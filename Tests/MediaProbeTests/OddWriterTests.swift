@@ -32,6 +32,14 @@ struct OddWriterTests {
         return try #require(object as? [String: Any])
     }
 
+    /// The frames (per channel) FFmpeg decodes from the file at `path`: 0 when it refuses it.
+    static func ffmpegFrames(_ path: String) throws -> Int64 {
+        let ffmpeg = try #require(ExternalTool.find("ffmpeg"))
+        // Mixed down to one channel, so that bytes / 2 are frames.
+        let result = try Run.program(ffmpeg, ["-v", "quiet", "-nostdin", "-i", path, "-f", "s16le", "-ac", "1", "-"])
+        return Int64(result.stdoutData.count / 2)
+    }
+
     @Test func anID3v24TagThatFlagsAMissingExtendedHeaderKeepsItsTagsAsMutagenReadsThem() throws {
         let path = try make("ext-header-missing.mp3")
         let theirs = try mutagen(path)
@@ -60,5 +68,28 @@ struct OddWriterTests {
         #expect(tags.year == year)
         #expect(tags.title == theirs["title"] as? String)
         #expect(tags.artist == theirs["artist"] as? String)
+    }
+
+    /// Each file is playable for exactly what FFmpeg decodes from it, or unplayable when it decodes nothing.
+    @Test(arguments: [
+        "mp3-in-wav.wav"
+    ])
+    func aFileIsPlayableForWhatFFmpegDecodesFromIt(_ name: String) throws {
+        let path = try make(name)
+        let decoded = try Self.ffmpegFrames(path)
+        let outcome = MediaProbe.probe(path: PathBytes(path))
+        if decoded == 0 {
+            guard case .unplayable = outcome else {
+                Issue.record("FFmpeg decodes nothing, the probe says \(outcome)")
+                return
+            }
+            return
+        }
+        guard case .audio(_, let stream) = outcome else {
+            Issue.record("FFmpeg decodes \(decoded) frames, the probe says \(outcome)")
+            return
+        }
+        #expect(stream.frames == decoded, "\(name): FFmpeg decodes \(decoded) frames")
+        #expect(!stream.isEstimate)
     }
 }

@@ -80,6 +80,22 @@ struct FormatPlaybackTests {
         #expect(same, "\(variant): differs from FFmpeg's decoding from sample \(firstDifference ?? -1)")
     }
 
+    /// A WAV file whose payload is MP3 (format tag 0x55, `Tests/MediaProbeTests/Tools/make-odd-files.py`):
+    /// libsndfile decodes it through libmpg123, as many frames as FFmpeg's own command line decodes.
+    @Test func aWAVHoldingMP3PlaysAsManyFramesAsFFmpegDecodes() async throws {
+        let folder = try TemporaryDirectory()
+        let script = PackagePaths.root.appendingPathComponent("Tests/MediaProbeTests/Tools/make-odd-files.py")
+        let made = try Run.program("/usr/bin/python3", [script.path, folder.path, "mp3-in-wav.wav"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = folder.appending("mp3-in-wav.wav")
+        let decoded = try AudioFixtures.tool("ffmpeg", ["-v", "error", "-i", file.path, "-f", "s16le", "-"])
+        // The spec only tells the player's catalog the shape (a mono 44.1 kHz tone of about a second).
+        let spec = AudioFixtures.Spec(.wav, channels: 1, seconds: 1)
+        let played = try await play([file], specs: [spec])
+        #expect(played.frames > 0)
+        #expect(played.frames == decoded.count / 2, "played \(played.frames), FFmpeg decodes \(decoded.count / 2)")
+    }
+
     /// Older iTunes and many encoders give AAC's gapless trim only as the `iTunSMPB` tag, with no edit list:
     /// FFmpeg cuts the priming it names but would play the padding, a few ms of silence at every join.
     @Test func anAACFileWhoseOnlyTrimIsITunSMPBEndsOnItsLastRealSample() async throws {
