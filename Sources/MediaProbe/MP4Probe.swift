@@ -5,8 +5,10 @@ import ShuffleCore
 ///
 /// The length is what a gapless decoder yields: iTunes' `iTunSMPB` original sample count when present,
 /// else the track's edit list (the priming samples before its media time and the padding after its
-/// duration are cut, as FFmpeg does), else the media header's duration. A file whose `mdat` runs past
-/// its end, or that has no `moov` (a download cut short before the index at its end), is cut short.
+/// duration are cut, as FFmpeg does), else the media header's duration. None of them is more than the
+/// sample table (`stts`) holds, which is what a decoder decodes: headers can claim hours of audio that
+/// is not there. A file whose `mdat` runs past its end, or that has no `moov` (a download cut short
+/// before the index at its end), is cut short.
 enum MP4Probe {
     /// Bytes read of one small leaf box (headers, sample descriptions, edit lists).
     static let leafLimit = 4096
@@ -20,6 +22,9 @@ enum MP4Probe {
         var bits: Int?
         var timescale = 0
         var duration: UInt64 = 0
+        /// The samples' durations added up (`stts`), in the media's timescale; nil when the table could
+        /// not be read in full.
+        var sampleTableDuration: UInt64?
         /// Edit list: media time where the presentation starts, and its length in movie time.
         var editStart: Int64?
         var editDuration: UInt64?
@@ -75,10 +80,13 @@ enum MP4Probe {
 
     /// The exact output length in samples at the output rate.
     static func length(_ track: Track, tags: MP4Tags, movieTimescale: Int) -> Int64? {
+        let held = track.sampleTableDuration.map { min($0, track.duration) } ?? track.duration
         if track.codec == "aac", let smpb = tags.iTunSMPB, smpb.total > 0 {
-            return Int64(file: smpb.total).map { $0 * Int64(track.outputRate / max(1, track.rate)) }
+            // The tag counts samples at the core rate, as the sample table does (AAC's timescale is its rate).
+            let total = track.timescale == track.rate ? min(smpb.total, held) : smpb.total
+            return Int64(file: total).map { $0 * Int64(track.outputRate / max(1, track.rate)) }
         }
-        guard track.timescale > 0, let duration = Int64(file: track.duration) else { return nil }
+        guard track.timescale > 0, let duration = Int64(file: held) else { return nil }
         var media = duration
         if let start = track.editStart, start > 0, start < media {
             media -= start
@@ -164,10 +172,33 @@ enum MP4Probe {
             track.unsupported =
                 "MP4 audio of type \(entry.type.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 } ? entry.type : "?")"
         }
+        // An AAC packet decodes to 1,024 samples whatever its table entry says (a short last entry marks
+        // padding, which only an edit list cuts); an ALAC packet to the samples its entry gives.
+        track.sampleTableDuration = stbl.child("stts", in: source).flatMap {
+            sampleTableDuration($0, source, packetSamples: track.codec == "aac" ? 1024 : 0)
+        }
         if track.outputRate == 0 { track.outputRate = track.rate }
         if track.rate == 0 { track.rate = track.timescale }
         if track.outputRate == 0 { track.outputRate = track.timescale }
         return track
+    }
+
+    /// The durations of a time-to-sample table (`stts`) added up, each at least `packetSamples`; nil when it
+    /// is damaged or longer than one read (its entries are then not all seen, and the headers' duration stands).
+    static func sampleTableDuration(_ stts: MP4Box, _ source: ByteSource, packetSamples: UInt64) -> UInt64? {
+        let bytes = stts.bytes(in: source, limit: ByteSource.maxRead)
+        guard let count = bytes.u32be(4), count <= (bytes.count - 8) / 8 else { return nil }
+        var total: UInt64 = 0
+        for entry in 0..<count {
+            guard let samples = bytes.bigEndian(at: 8 + 8 * entry, width: 4),
+                let delta = bytes.bigEndian(at: 12 + 8 * entry, width: 4)
+            else { return nil }
+            // Each product of two 32-bit values fits; the sum is checked.
+            let (sum, overflow) = total.addingReportingOverflow(samples * max(delta, packetSamples))
+            guard !overflow else { return nil }
+            total = sum
+        }
+        return total
     }
 
     /// The first edit of a track: where its media starts (priming) and how long it lasts (movie time).

@@ -80,20 +80,27 @@ struct FormatPlaybackTests {
         #expect(same, "\(variant): differs from FFmpeg's decoding from sample \(firstDifference ?? -1)")
     }
 
-    /// A WAV file whose payload is MP3 (format tag 0x55, `Tests/MediaProbeTests/Tools/make-odd-files.py`):
-    /// libsndfile decodes it through libmpg123, as many frames as FFmpeg's own command line decodes.
-    @Test func aWAVHoldingMP3PlaysAsManyFramesAsFFmpegDecodes() async throws {
+    /// Files other programs write oddly (`Tests/MediaProbeTests/Tools/make-odd-files.py`), each a mono tone at
+    /// this rate: MP3 in WAV (format tag 0x55, libsndfile decodes it through libmpg123), an audiobook whose
+    /// headers claim 47 hours but whose samples last a second.
+    static let oddFiles: [(String, Int)] = [("mp3-in-wav.wav", 44_100), ("claims-47-hours.m4b", 22_050)]
+
+    /// Each plays as many frames as FFmpeg's own command line decodes from it.
+    @Test(arguments: oddFiles)
+    func anOddlyWrittenFilePlaysAsManyFramesAsFFmpegDecodes(_ name: String, _ rate: Int) async throws {
         let folder = try TemporaryDirectory()
         let script = PackagePaths.root.appendingPathComponent("Tests/MediaProbeTests/Tools/make-odd-files.py")
-        let made = try Run.program("/usr/bin/python3", [script.path, folder.path, "mp3-in-wav.wav"])
+        let made = try Run.program("/usr/bin/python3", [script.path, folder.path, name])
         #expect(made.status == 0, "\(made.stderr)")
-        let file = folder.appending("mp3-in-wav.wav")
-        let decoded = try AudioFixtures.tool("ffmpeg", ["-v", "error", "-i", file.path, "-f", "s16le", "-"])
-        // The spec only tells the player's catalog the shape (a mono 44.1 kHz tone of about a second).
-        let spec = AudioFixtures.Spec(.wav, channels: 1, seconds: 1)
+        let file = folder.appending(name)
+        let decoded = try AudioFixtures.tool(
+            "ffmpeg", ["-v", "quiet", "-i", file.path, "-f", "s16le", "-ac", "1", "-"])
+        // The spec only tells the player's catalog the shape.
+        let spec = AudioFixtures.Spec(name.hasSuffix(".wav") ? .wav : .aac, rate: rate, channels: 1, seconds: 1)
         let played = try await play([file], specs: [spec])
         #expect(played.frames > 0)
-        #expect(played.frames == decoded.count / 2, "played \(played.frames), FFmpeg decodes \(decoded.count / 2)")
+        #expect(
+            played.frames == decoded.count / 2, "\(name): played \(played.frames), FFmpeg decodes \(decoded.count / 2)")
     }
 
     /// Older iTunes and many encoders give AAC's gapless trim only as the `iTunSMPB` tag, with no edit list:
