@@ -15,6 +15,9 @@ enum OggProbe {
     static let maxCommentBytes = 256 * 1024
     /// Bytes read from the end to find the last page (a page is at most 65,307 bytes).
     static let tailWindow = 2 * 65_536
+    /// Bytes of header pages whose CRC is checked at most (a comment holding cover art can run to megabytes;
+    /// the pages past this are walked unchecked).
+    static let headerCheckBudget = maxCommentBytes + tailWindow
 
     /// One page's header fields.
     struct Page {
@@ -72,10 +75,19 @@ enum OggProbe {
         var offset = start
         var pages = 0
         var codec: String?
+        var checked = 0
         while pages < maxHeadPages, packets.count <= 2 {
             guard let current = page(source, at: offset) else { break }
             pages += 1
             if current.serial == first.serial {
+                // libogg drops a page whose CRC fails, so the decoders never see the headers on it and refuse
+                // the file (a tagger that rewrites the comments and not the CRC makes such files).
+                if checked + current.length <= headerCheckBudget {
+                    checked += current.length
+                    guard isIntact(source, current) else {
+                        return .unplayable(reason: "Ogg headers are damaged: a page fails its CRC check")
+                    }
+                }
                 gather(current, source, into: &packets, keeping: maxCommentBytes)
             } else if current.flags & 2 != 0, isVideo(source, page: current) {
                 return .notAudio
@@ -230,6 +242,12 @@ enum OggProbe {
         }
         // Bytes after a last page that does not close its stream: the rest of that stream is missing.
         return (granule, lastEnd >= 0 && lastEnd < window.count && lastFlags & 4 == 0, lastSerial)
+    }
+
+    /// Whether `page` passes its CRC check; a page cut short by the end of the file is not judged here.
+    private static func isIntact(_ source: ByteSource, _ page: Page) -> Bool {
+        let bytes = source.bytes(at: page.offset, count: page.length)[...]
+        return bytes.count < page.length || completePage(bytes, at: 0) != nil
     }
 
     /// The length of the whole page at `index` of `window` when it fits and its CRC matches.
