@@ -3,11 +3,13 @@ import ShuffleCore
 /// Reads a native FLAC stream (`fLaC`, metadata blocks, frames) without decoding it.
 ///
 /// STREAMINFO gives the rate, channels, bit depth and total samples; VORBIS_COMMENT the tags (pictures
-/// and other blocks are skipped by offset). The end of the file is checked the way a decoder would find
-/// it: the last frame header in the file's last `tailWindow` bytes must carry a valid CRC-8 and the frame
-/// it starts must end on the file's last byte with a valid CRC-16. A stream whose last complete frame ends
-/// before STREAMINFO's total is cut short; a stream that does not say its total (0: a live encoder)
-/// gets the total from its last frame.
+/// and other blocks are skipped by offset). The length is what a decoder decodes (libFLAC and FFmpeg
+/// alike): from the first frame header after the metadata (a damaged first frame is skipped, as the
+/// decoders resync past it, within `tailWindow` bytes) to the end of the last whole frame. The end is
+/// found the way a decoder finds it: the last frame header in the file's last `tailWindow` bytes must
+/// carry a valid CRC-8 and the frame it starts must end on the file's last byte with a valid CRC-16, else
+/// the stream is cut short and ends with the frame before. Never more than STREAMINFO's total; a stream
+/// that does not say its total (0: a live encoder) gets it from its last frame.
 enum FLACProbe {
     /// The most metadata blocks looked at.
     static let maxBlocks = 1024
@@ -49,33 +51,52 @@ enum FLACProbe {
         guard let info, info.rate > 0 else { return .unplayable(reason: "FLAC STREAMINFO is damaged") }
         let end = TailTags(source: source, floor: offset).audioEnd
         guard end > offset else { return .unplayable(reason: "FLAC file holds no audio frames") }
-        let first = source.bytes(at: offset, count: 64)[...]
-        guard FLACFrameHeader(first, at: 0) != nil else {
+        guard let (audioStart, skipped) = firstFrame(source, from: offset, to: end, fixedBlockSize: info.maxBlock)
+        else {
             return .unplayable(reason: "FLAC audio is damaged: no frame after the metadata")
         }
-        var frames = info.total
-        switch lastFrameEnd(source, from: offset, to: end, fixedBlockSize: info.maxBlock) {
+        // Where the decoded samples end: a stream cut short (or cut inside its last frame) plays up to its
+        // last whole frame.
+        var lastSample = info.total
+        switch lastFrameEnd(source, from: audioStart, to: end, fixedBlockSize: info.maxBlock) {
         case .complete(let samples):
-            if info.total == 0 {
-                frames = samples
-            } else if samples < info.total {
-                return .unplayable(reason: "audio is cut short: holds \(samples) of \(info.total) samples")
-            }
+            lastSample = info.total == 0 ? samples : min(samples, info.total)
         case .cut(let samples):
-            let total = info.total > 0 ? " of \(info.total)" : ""
-            return .unplayable(reason: "audio is cut short: the last frame is incomplete (\(samples)\(total) samples)")
+            lastSample = info.total == 0 ? samples : min(samples, info.total)
+            if lastSample <= skipped {
+                let total = info.total > 0 ? " of \(info.total)" : ""
+                return .unplayable(
+                    reason: "audio is cut short: the last frame is incomplete (\(samples)\(total) samples)")
+            }
         case .unknown:
             if info.total == 0 {
                 return .unplayable(reason: "FLAC stream of unknown length: no frame found at its end")
             }
         }
-        guard let count = Int64(file: frames), count > 0 else {
+        guard lastSample > skipped, let count = Int64(file: lastSample - skipped) else {
             return .unplayable(reason: "FLAC stream holds no samples")
         }
         return .audio(
             tags.tagInfo(resolveGenre: false),
             StreamInfo(
                 codec: "flac", sampleRate: info.rate, channels: info.channels, frames: count, bitsPerSample: info.bits))
+    }
+
+    /// The first frame header from `start` (within `tailWindow` bytes, before `end`): where it is and the
+    /// sample it starts at (0 unless frames before it are damaged); nil when there is none.
+    static func firstFrame(_ source: ByteSource, from start: Int, to end: Int, fixedBlockSize: Int) -> (Int, UInt64)? {
+        let bytes = source.bytes(at: start, count: min(end - start, tailWindow))[...]
+        var index = 0
+        while index + 1 < bytes.count {
+            let base = bytes.startIndex + index
+            if bytes[base] == 0xFF, bytes[base + 1] & 0xFE == 0xF8, let header = FLACFrameHeader(bytes, at: index),
+                let first = header.firstSample(fixedBlockSize: fixedBlockSize)
+            {
+                return (start + index, first)
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Rate, channels, bits per sample, total samples and maximum block size from STREAMINFO's 34 bytes.

@@ -71,7 +71,9 @@ struct OddWriterTests {
     }
 
     /// Each file is playable for exactly what FFmpeg decodes from it, or unplayable when it decodes nothing.
-    @Test(arguments: ["mp3-in-wav.wav", "claims-47-hours.m4b", "bad-crc.ogg"])
+    @Test(arguments: [
+        "mp3-in-wav.wav", "claims-47-hours.m4b", "bad-crc.ogg", "damaged-first-frame.flac", "cut-short.flac",
+    ])
     func aFileIsPlayableForWhatFFmpegDecodesFromIt(_ name: String) throws {
         let path = try make(name)
         let decoded = try Self.ffmpegFrames(path)

@@ -82,8 +82,12 @@ struct FormatPlaybackTests {
 
     /// Files other programs write oddly (`Tests/MediaProbeTests/Tools/make-odd-files.py`), each a mono tone at
     /// this rate: MP3 in WAV (format tag 0x55, libsndfile decodes it through libmpg123), an audiobook whose
-    /// headers claim 47 hours but whose samples last a second.
-    static let oddFiles: [(String, Int)] = [("mp3-in-wav.wav", 44_100), ("claims-47-hours.m4b", 22_050)]
+    /// headers claim 47 hours but whose samples last a second, FLAC with a damaged first frame and FLAC cut
+    /// short (libFLAC resyncs past the damage and stops at the last whole frame).
+    static let oddFiles: [(String, Int)] = [
+        ("mp3-in-wav.wav", 44_100), ("claims-47-hours.m4b", 22_050), ("damaged-first-frame.flac", 44_100),
+        ("cut-short.flac", 44_100),
+    ]
 
     /// Each plays as many frames as FFmpeg's own command line decodes from it.
     @Test(arguments: oddFiles)
@@ -96,7 +100,8 @@ struct FormatPlaybackTests {
         let decoded = try AudioFixtures.tool(
             "ffmpeg", ["-v", "quiet", "-i", file.path, "-f", "s16le", "-ac", "1", "-"])
         // The spec only tells the player's catalog the shape.
-        let spec = AudioFixtures.Spec(name.hasSuffix(".wav") ? .wav : .aac, rate: rate, channels: 1, seconds: 1)
+        let format: AudioFixtures.Format = name.hasSuffix(".wav") ? .wav : name.hasSuffix(".flac") ? .flac : .aac
+        let spec = AudioFixtures.Spec(format, rate: rate, channels: 1, seconds: 1)
         let played = try await play([file], specs: [spec])
         #expect(played.frames > 0)
         #expect(
