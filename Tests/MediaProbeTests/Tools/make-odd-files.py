@@ -9,9 +9,9 @@ edited byte by byte the way its writer gets it wrong:
   claims-47-hours.m4b     AAC with Nero chapters whose headers claim 47 hours; its samples last 1 s
   bad-crc.ogg             Ogg Vorbis whose page of comment and setup headers fails its CRC
   damaged-first-frame.flac  FLAC of 0.5 s whose first frame is overwritten; the rest is intact
-  cut-short.flac          FLAC of 2 s cut off after its first frames
+  cut-short.flac          FLAC of 2 s cut off inside its audio, within a frame
 
-Further arguments name the files to make (all when none). Needs ffmpeg (with libmp3lame). Prints
+Further arguments name the files to make (all when none). Needs ffmpeg (with libmp3lame and libvorbis). Prints
 nothing; fails loudly."""
 import os
 import struct
@@ -48,6 +48,7 @@ def edit(name, change):
 
 tags = ["-metadata", "title=Odd Title", "-metadata", "artist=Odd Artist", "-metadata", "album=Odd Album",
         "-metadata", "date=2001"]
+
 
 def first_frame(data):
     """Where a FLAC stream's first frame starts: after the metadata blocks (the last has its top bit set)."""
