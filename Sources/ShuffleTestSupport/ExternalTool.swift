@@ -28,6 +28,19 @@ public enum ExternalTool {
         ["flac", "oggenc", "oggdec", "opusenc", "opusdec", "ffmpeg"].allSatisfy { find($0) != nil }
     }
 
+    /// Decodes the file at `path` with FFmpeg's command line (from standard input, so names need not be UTF-8)
+    /// and returns the PCM frames per channel it produced: 0 when it decodes nothing.
+    public static func ffmpegDecodedFrames(of path: PathBytes) throws -> Int64 {
+        guard let ffmpeg = find("ffmpeg") else {
+            throw TestSupportError("ffmpeg is not installed (apt-get install ffmpeg)")
+        }
+        let input = try LibraryFiles.contents(of: path)
+        // Mixed down to one channel, so that every two bytes are a frame.
+        let result = try Run.program(
+            ffmpeg, ["-v", "quiet", "-nostdin", "-i", "-", "-f", "s16le", "-ac", "1", "-"], stdin: input)
+        return Int64(result.stdoutData.count / 2)
+    }
+
     /// Decodes the file at `path` (bytes, so names that are not UTF-8 work too) with `mpg123 -s` reading
     /// standard input (gapless on, as for a named file) and returns the PCM frames per channel it produced.
     public static func decodedFrames(of path: PathBytes, channels: Int) throws -> Int64 {
