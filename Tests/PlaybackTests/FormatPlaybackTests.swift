@@ -89,23 +89,31 @@ struct FormatPlaybackTests {
         ("cut-short.flac", 44_100),
     ]
 
-    /// Each plays as many frames as FFmpeg's own command line decodes from it.
+    /// Each plays as many frames as FFmpeg's own command line decodes from it; FLAC as many as the reference
+    /// decoder, `flac -d -F`, does (FFmpeg's count past a damaged first frame changed between 5.1 and 7.1).
     @Test(arguments: oddFiles)
-    func anOddlyWrittenFilePlaysAsManyFramesAsFFmpegDecodes(_ name: String, _ rate: Int) async throws {
+    func anOddlyWrittenFilePlaysAsManyFramesAsAReferenceDecoderDecodes(_ name: String, _ rate: Int) async throws {
         let folder = try TemporaryDirectory()
         let script = PackagePaths.root.appendingPathComponent("Tests/MediaProbeTests/Tools/make-odd-files.py")
         let made = try Run.program("/usr/bin/python3", [script.path, folder.path, name])
         #expect(made.status == 0, "\(made.stderr)")
         let file = folder.appending(name)
-        let decoded = try AudioFixtures.tool(
-            "ffmpeg", ["-v", "quiet", "-i", file.path, "-f", "s16le", "-ac", "1", "-"])
+        // Mono 16-bit out of both: bytes / 2 are frames. flac -F exits non-zero (the MD5 cannot match).
+        let decoded =
+            name.hasSuffix(".flac")
+            ? try Run.program(
+                try #require(ExternalTool.find("flac")),
+                ["-s", "-d", "-F", "-c", "--force-raw-format", "--endian=little", "--sign=signed", file.path]
+            ).stdoutData
+            : try AudioFixtures.tool("ffmpeg", ["-v", "quiet", "-i", file.path, "-f", "s16le", "-ac", "1", "-"])
         // The spec only tells the player's catalog the shape.
         let format: AudioFixtures.Format = name.hasSuffix(".wav") ? .wav : name.hasSuffix(".flac") ? .flac : .aac
         let spec = AudioFixtures.Spec(format, rate: rate, channels: 1, seconds: 1)
         let played = try await play([file], specs: [spec])
         #expect(played.frames > 0)
         #expect(
-            played.frames == decoded.count / 2, "\(name): played \(played.frames), FFmpeg decodes \(decoded.count / 2)")
+            played.frames == decoded.count / 2,
+            "\(name): played \(played.frames), the reference decoder decodes \(decoded.count / 2)")
     }
 
     /// Older iTunes and many encoders give AAC's gapless trim only as the `iTunSMPB` tag, with no edit list:
