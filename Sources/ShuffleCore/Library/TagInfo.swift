@@ -35,6 +35,12 @@ public struct TagInfo: Equatable, Hashable, Sendable {
     /// The values of multi-valued fields after the first (a second `ARTIST=` comment, an ID3v2.4 list): the
     /// first value is the one shown; every value is searchable.
     public var moreValues = MoreTagValues()
+    /// What the file says it is when it is not a song: an audiobook or a podcast (MP4's `stik` and `pcst`,
+    /// ID3's `PCST`, a story genre; `StoryKind`). nil: a song, as far as its tags tell.
+    public var story: StoryKind?
+    /// The chapters the file marks inside itself (MP4 `chpl` or a QuickTime chapter track, ID3v2
+    /// `CHAP`/`CTOC`), in start order, at most `Chapter.maxCount`. Empty: none.
+    public var chapters: [Chapter] = []
 
     /// Creates tag information.
     public init(

@@ -6,10 +6,16 @@
 ///     volume = 6            # start volume in steps (never above the box's start volume)
 ///     max-volume = 10       # a lower cap (never above the box's cap)
 ///     shuffle = balanced    # the stick's default mode: shuffle, balanced, albums, in-order
+///     stories = Hörbücher   # a folder of stories (books), whatever their tags say; may be repeated
+///     from-start = Bedtime stories  # stories that start from the beginning every time
 ///
 ///     station = Bedtime     # a station: its name, then its search and, optionally, its mode
 ///     search = lullaby folder:"Bedtime songs"
 ///     mode = albums
+///
+///     station = Gruffalo    # a station that is a story: its tracks play in order as one book
+///     search = folder:Gruffalo
+///     story = yes
 ///
 /// A search is `shufflebox search`'s words (every word must match the title, artist, album or path; the
 /// last may be a prefix) plus field filters `artist:`, `album:`, `albumartist:`, `title:`, `genre:` (the
@@ -25,6 +31,8 @@ public struct StationFile: Equatable, Sendable {
 
     /// The stick's settings (each nil when the file does not set it).
     public var settings = StickSettings()
+    /// The folders the file marks as stories.
+    public var stories = StoryRules()
     /// The stations, the whole stick first.
     public var stations: [Station] = [Station(name: wholeStick, search: StationSearch(), mode: nil)]
     /// Problems, each with its line number; the lines in error are skipped, the rest applies.
@@ -70,7 +78,7 @@ public struct StationFile: Equatable, Sendable {
             }
             let key = trimmed[..<equals].trimmingSpaces.lowercased()
             let value = String(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
-            if skipping && current == nil && ["search", "mode", "shuffle"].contains(key) { continue }
+            if skipping && current == nil && ["search", "mode", "shuffle", "story"].contains(key) { continue }
             switch key {
             case "station":
                 close()
@@ -105,6 +113,29 @@ public struct StationFile: Equatable, Sendable {
                     continue
                 }
                 if current != nil { current?.mode = mode } else { settings.mode = mode }
+            case "story":
+                guard current != nil else {
+                    fail(number, "'story' belongs to a station: put 'station = NAME' before it")
+                    continue
+                }
+                switch value.lowercased() {
+                case "yes", "true", "on", "1": current?.isStory = true
+                case "no", "false", "off", "0": current?.isStory = false
+                default: fail(number, "'story' must be yes or no, not '\(value.prefix(40))'")
+                }
+            case "stories", "from-start":
+                guard current == nil else {
+                    fail(number, "'\(key)' is a setting of the whole stick: put it before the first station")
+                    continue
+                }
+                let unquoted =
+                    value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+                    ? String(value.dropFirst().dropLast()) : value
+                guard let folder = StoryRules.folder(unquoted), folder.count <= 1024 else {
+                    fail(number, "'\(key)' needs a folder of the stick, such as 'Hörbücher'")
+                    continue
+                }
+                if key == "stories" { stories.folders.append(folder) } else { stories.fromStart.append(folder) }
             case "volume", "max-volume":
                 guard current == nil else {
                     fail(number, "'\(key)' is a setting of the whole stick: put it before the first station")
@@ -117,7 +148,8 @@ public struct StationFile: Equatable, Sendable {
                 if key == "volume" { settings.startVolume = step } else { settings.maxVolume = step }
             default:
                 fail(
-                    number, "unknown key '\(key.prefix(40))' (a stick may set volume, max-volume, shuffle and stations)"
+                    number,
+                    "unknown key '\(key.prefix(40))' (a stick may set volume, max-volume, shuffle, stories, from-start and stations)"
                 )
             }
         }
@@ -133,12 +165,16 @@ public struct Station: Equatable, Sendable {
     public var search: StationSearch
     /// Its mode, if it has one of its own.
     public var mode: ShuffleMode?
+    /// Whether it is a story (`story = yes`): its tracks, stories among them, play in book order (disc,
+    /// track, then natural file-name order) with a bookmark, and it is listed among the books.
+    public var isStory: Bool
 
     /// Creates a station.
-    public init(name: String, search: StationSearch, mode: ShuffleMode?) {
+    public init(name: String, search: StationSearch, mode: ShuffleMode?, isStory: Bool = false) {
         self.name = name
         self.search = search
         self.mode = mode
+        self.isStory = isStory
     }
 }
 
