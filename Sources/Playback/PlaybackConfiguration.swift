@@ -37,6 +37,12 @@ public struct PlaybackConfiguration: Sendable {
     public var loudness: LoudnessSettings = .standard
     /// Whether the player begins paused: its first track is opened at the resume point and held there.
     public var paused = false
+    /// A book: at the end of its last part the engine holds the first part paused at its start and tells its
+    /// owner (`PlaybackNotice.reachedEnd`), instead of going round again.
+    public var pausesAtEnd = false
+    /// A book that starts from the beginning (a `from-start` folder, or started over): the stored bookmark
+    /// is not used; the first part plays from its start.
+    public var ignoresStoredPlace = false
 
     /// Creates a configuration.
     public init(
@@ -111,4 +117,6 @@ public enum PlaybackNotice: Sendable, Equatable {
     case speechEnded(id: UInt64)
     /// A file with no playable audio was skipped (and marked unplayable); the text names it.
     case trackSkipped(String)
+    /// A book played to its end (`pausesAtEnd`): its first part is held, paused at its start.
+    case reachedEnd
 }

@@ -158,7 +158,7 @@ public actor PlaybackEngine {
         guard !ids.isEmpty else { throw PlaybackError.nothingPlayable }
         presence = LibraryPresence(root: try await catalog.libraryRoot())
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
-        let stored = try await catalog.loadPlaybackState()
+        let stored = configuration.ignoresStoredPlace ? nil : try await catalog.loadPlaybackState()
         let shuffle = configuration.shuffle
         let groups = shuffle.mode.needsGroups ? try await catalog.shuffleGroups() : ShuffleGroups()
         let order: ShuffleOrder
@@ -172,7 +172,9 @@ public actor PlaybackEngine {
             order = ShuffleOrder(tracks: ids, random: random, settings: shuffle, groups: groups)
         }
         let volume = configuration.scale.clamp(configuration.volume ?? stored?.volume ?? VolumeScale.defaultStart)
-        machine = PlayerMachine(order: order, volume: volume, scale: configuration.scale, once: configuration.once)
+        machine = PlayerMachine(
+            order: order, volume: volume, scale: configuration.scale, once: configuration.once,
+            pausesAtEnd: configuration.pausesAtEnd)
         let continuation = self.continuation
         if let control = configuration.mixer {
             hardwareVolume = HardwareVolume(device: configuration.device, control: control, log: log)
@@ -441,6 +443,8 @@ public actor PlaybackEngine {
                 await save()
             case .finish(let reason):
                 finish(reason == .nothingPlayable ? .failure(.nothingPlayable) : .success(reason), drain: true)
+            case .reachedEnd:
+                notify(.reachedEnd)
             }
         }
     }

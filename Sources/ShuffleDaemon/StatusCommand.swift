@@ -46,6 +46,7 @@ enum StatusCommand {
             tracks: Int(status["playlistlength"] ?? "") ?? 0, indexing: status["updating_db"] != nil,
             warning: status["x-warning"])
         snapshot.station = status["x-station"]
+        snapshot.story = StoryStatus(lines: status)
         snapshot.outputLine = status["x-output"]
         return snapshot
     }
@@ -73,6 +74,7 @@ enum StatusCommand {
             lines.append("library: none (plug in a USB stick with music)")
         }
         if let station = s.station { lines.append("station: \(TerminalText.escape(station))") }
+        if let story = s.story { lines.append("story: \(TerminalText.escape(story.summary))") }
         if let output = s.outputLine { lines.append("output: \(TerminalText.escape(output))") }
         if let warning = s.warning { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")

@@ -39,7 +39,7 @@ import Testing
                 #expect(board.buttons.count == 1)
                 #expect(
                     board.settings(for: .play)?.actions == [
-                        .click: .playPause, .double: .next, .triple: .previous, .long: .speak,
+                        .click: .playPause, .double: .next, .triple: .previous, .long: .nextStory,
                     ])
             } else {
                 // The power button is GPIO3's, which wakes a halted Pi 3, 4 or Zero 2 W; the Pi 5 has its own
@@ -59,6 +59,7 @@ import Testing
                 }
                 #expect(board.settings(for: .play)?.actions[.click] == .playPause)
                 #expect(board.settings(for: .play)?.actions[.double] == .next)
+                #expect(board.settings(for: .play)?.actions[.triple] == .stories)
                 #expect(board.settings(for: .next)?.actions == [.click: .next, .hold: .seekForward])
                 #expect(board.settings(for: .previous)?.actions == [.click: .previous, .hold: .seekBack])
                 // A double click of the volume buttons changes station (the stick's shufflebox.txt).
@@ -70,10 +71,13 @@ import Testing
                     board.settings(for: .volumeDown)?.actions == [
                         .click: .volumeDown, .hold: .volumeDown, .double: .previousStation,
                     ])
-                #expect(board.chords.map(\.action) == [.lock, .sleep])
-                // The profile for children: play + volume-down held 3 s lock, next + previous held 2 s sleep.
-                #expect(board.chords.map(\.buttons) == [[.play, .volumeDown], [.next, .previous]], "\(path)")
-                #expect(board.chords.map(\.hold) == [.seconds(3), .seconds(2)], "\(path)")
+                #expect(board.chords.map(\.action) == [.lock, .sleep, .startOver])
+                // The profile for children: play + volume-down held 3 s lock, next + previous held 2 s sleep,
+                // play + previous held 2 s start the story over.
+                #expect(
+                    board.chords.map(\.buttons) == [[.play, .volumeDown], [.next, .previous], [.play, .previous]],
+                    "\(path)")
+                #expect(board.chords.map(\.hold) == [.seconds(3), .seconds(2), .seconds(2)], "\(path)")
             }
         }
     }

@@ -105,6 +105,25 @@ import Testing
         #expect(try ButtonTestBoards.gestures(script) == ["2050ms volume-up+volume-down chord lock"])
     }
 
+    /// A button in two chords (the boards' play: lock with volume-down, start-over with previous): each pair
+    /// makes its own chord, and a third button pressed during one chord begins no other.
+    @Test func aButtonInTwoChordsMakesEachWithItsOwnPartner() throws {
+        var board = ButtonTestBoards.five
+        board.chords = [
+            ChordSettings(name: "lock", buttons: [.play, .volumeDown], hold: .seconds(3), action: .lock),
+            ChordSettings(name: "start-over", buttons: [.play, .previous], hold: .seconds(2), action: .startOver),
+        ]
+        let lock = "0 play press\n40 volume-down press\n3100 volume-down release\n3200 play release"
+        #expect(try ButtonTestBoards.gestures(lock, on: board) == ["3040ms play+volume-down chord lock"])
+        let over = "0 previous press\n40 play press\n2100 play release\n2200 previous release"
+        #expect(try ButtonTestBoards.gestures(over, on: board) == ["2040ms play+previous chord start-over"])
+        let both =
+            "0 play press\n40 volume-down press\n500 previous press\n600 previous release\n"
+            + "3100 volume-down release\n3200 play release"
+        let heard = try ButtonTestBoards.gestures(both, on: board)
+        #expect(heard == ["600ms previous click previous", "3040ms play+volume-down chord lock"])
+    }
+
     @Test func eachChordButtonAloneDoesItsOwnThing() throws {
         #expect(
             try ButtonTestBoards.gestures("0 volume-up press\n100 volume-up release") == [

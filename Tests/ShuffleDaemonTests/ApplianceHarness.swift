@@ -124,6 +124,19 @@ final class FakeLibrary: ApplianceLibrary, @unchecked Sendable {
 
     func describe(volumeID: String, mountPoint: String) -> StoredVolume { known[volumeID] ?? StoredVolume() }
     func storeStation(_ name: String?, volumeID: String) { calls.append("station \(name ?? "-") \(volumeID)") }
+    /// Each stick's books, as the index would give them.
+    var shelves: [String: StoryShelf] = [:]
+    func storeBook(_ key: String?, volumeID: String) { calls.append("book \(key ?? "-") \(volumeID)") }
+    func setBookFinished(_ key: String, _ finished: Bool, volumeID: String) {
+        calls.append("finished \(key) \(finished) \(volumeID)")
+        shelves[volumeID]?.bookmarks[key, default: BookmarkInfo()].finished = finished
+    }
+    func books(volumeID: String, rules: StoryRules, stations: [Station]) -> StoryShelf? {
+        shelves[volumeID] ?? StoryShelf()
+    }
+    func books(
+        volumeID: String, rules: StoryRules, stations: [Station], done: @escaping @Sendable (StoryShelf?) -> Void
+    ) { done(shelves[volumeID] ?? StoryShelf()) }
     func lastPlayedVolume() -> String? { nil }
     func startIndexing(_ volume: DaemonMachine.Stick, report: @escaping @Sendable (IndexReport) -> Void) {
         calls.append("index \(volume.id)")
@@ -164,10 +177,15 @@ final class FakePlayer: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int, rampIn: Bool,
+        _ stick: DaemonMachine.Stick, selection: PlaySelection, paused: Bool, level: Int, rampIn: Bool,
         report: @escaping @Sendable (PlayerReport) -> Void
     ) {
-        calls.append("start \(stick.id) \(station?.name ?? "-")\(paused ? " paused" : "") level \(level)")
+        let what: String
+        switch selection {
+        case .music(let station, _, _): what = station?.name ?? "-"
+        case .book(let book, let fromStart): what = "book:\(book.name)\(fromStart ? " from-start" : "")"
+        }
+        calls.append("start \(stick.id) \(what)\(paused ? " paused" : "") level \(level)")
         self.report = report
         playing = true
     }
@@ -191,7 +209,9 @@ final class FakePlayer: AppliancePlayer, @unchecked Sendable {
     /// The cap the router told last.
     private(set) var cap = -1
     func setCap(_ cap: Int) { self.cap = cap }
-    func now() -> NowPlaying? { nil }
+    /// What `now()` says (nil: nothing heard yet).
+    var heard: NowPlaying?
+    func now() -> NowPlaying? { heard }
     func speakable() -> Announcer.NowPlaying? { nil }
     func speak(
         _ clip: SpeechClip, started: @escaping @Sendable (ContinuousClock.Instant) -> Void,

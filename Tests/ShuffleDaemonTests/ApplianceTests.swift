@@ -13,7 +13,8 @@ import Testing
         let box = try ApplianceHarness()
         #expect(
             box.appliance.services == [
-                "signals", "mounts", "control socket", "voice", "light", "buttons", "outputs", "stations", "listings",
+                "signals", "mounts", "control socket", "voice", "light", "buttons", "outputs", "stations", "stories",
+                "listings",
                 "sleep timer", "power", "systemd",
             ])
         #expect(access(box.scratch.path + "/socket", F_OK) == 0)

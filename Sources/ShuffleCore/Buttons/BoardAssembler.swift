@@ -147,8 +147,10 @@ struct BoardAssembler {
         guard buttons.count == 2, buttons[0] != buttons[1] else {
             throw error(buttonsSetting, "a chord is exactly two different buttons, not '\(buttonsSetting.value)'")
         }
-        for other in config.chords where other.buttons.contains(where: buttons.contains) {
-            throw error(buttonsSetting, "a button can be in one chord only; [chord \(other.name)] already uses it")
+        // A button may be in several chords (play + volume-down locks, play + previous starts over); one pair
+        // of buttons makes one chord.
+        for other in config.chords where Set(other.buttons) == Set(buttons) {
+            throw error(buttonsSetting, "these two buttons are already [chord \(other.name)]")
         }
         guard let actionSetting = section.value("action") else {
             throw BoardFileError(file: file, line: section.line, problem: "[chord \(name)] needs 'action = ...'")

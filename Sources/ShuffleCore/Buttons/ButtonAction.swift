@@ -24,6 +24,13 @@ public enum ButtonAction: String, CaseIterable, Sendable, Hashable {
     case nextStation = "next-station"
     /// Play the previous station.
     case previousStation = "previous-station"
+    /// Switch between the music and the stories: from the music, the book played last; from a book, the
+    /// music (each keeps its place). Within the stories, `next-station` and `previous-station` choose the book.
+    case stories
+    /// The one-button board's way through the stories: the music, then each book in turn, then the music.
+    case nextStory = "next-story"
+    /// Start the book playing over from its first part (nothing while the music plays).
+    case startOver = "start-over"
     /// Say goodbye, save and switch the box off (the power button; on a Raspberry Pi wired to GPIO3, the same
     /// button wakes the halted board). Not refused by the lock: a switch works whoever presses it.
     case powerOff = "power-off"

@@ -126,11 +126,14 @@ public struct GestureRecognizer: Sendable {
     }
 
     mutating func press(_ button: ButtonName, at time: Duration, into events: inout [GestureEvent]) {
-        if let index = chords.firstIndex(where: { $0.settings.buttons.contains(button) }) {
-            if chords[index].phase != .idle {
-                tracks[button]?.phase = .chorded
-                return
-            }
+        // Every chord the button is in: one under way swallows it; otherwise the first whose partner is down
+        // begins (a partner taken by another chord is `.chorded`, not `.down`, so two chords never both begin).
+        let mine = chords.indices.filter { chords[$0].settings.buttons.contains(button) }
+        if mine.contains(where: { chords[$0].phase != .idle }) {
+            tracks[button]?.phase = .chorded
+            return
+        }
+        for index in mine {
             let partner = chords[index].settings.buttons.first { $0 != button } ?? button
             if let other = tracks[partner], other.stable, case .down(_, let otherClicks) = other.phase {
                 flushClicks(of: partner, count: otherClicks, at: time, into: &events)

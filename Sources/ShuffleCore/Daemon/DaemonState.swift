@@ -181,8 +181,10 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var outputEnabled = true
     /// The loudness normalisation in force (MPD's `replay_gain_status`).
     public var replayGainMode = ReplayGainMode.off
-    /// The station playing (`StationFile.wholeStick` for the whole stick), when a stick plays.
+    /// The station playing (`StationFile.wholeStick` for the whole stick), when a stick plays its music.
     public var station: String?
+    /// The book playing, when a story plays.
+    public var story: StoryStatus?
     /// The queue's length when it holds fewer than the library's tracks (a station plays); nil: `tracks`.
     public var queueLength: Int?
     /// The box's outputs in order of preference, each with its state (`shufflebox outputs`).
@@ -230,7 +232,9 @@ public struct PlayerSnapshot: Equatable, Sendable {
         return .object([
             ("state", .string(state.name)), ("error", JSONText.string(state.errorReason)),
             ("warning", JSONText.string(warning)), ("track", trackValue), ("station", JSONText.string(station)),
-            ("output", JSONText.string(outputLine)), ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))), ("maxVolume", .int(Int64(maxVolume))),
+            ("story", story?.json ?? .null),
+            ("output", JSONText.string(outputLine)), ("positionMs", .int(positionMs)), ("volume", .int(Int64(volume))),
+            ("maxVolume", .int(Int64(maxVolume))),
             (
                 "library",
                 .object([
@@ -253,5 +257,82 @@ public struct QueueEntry: Equatable, Sendable {
     public init(position: Int, id: Int64) {
         self.position = position
         self.id = id
+    }
+}
+
+/// The book playing, as `status` shows it.
+public struct StoryStatus: Equatable, Sendable {
+    /// Its name.
+    public var name: String
+    /// Audiobook or podcast.
+    public var kind: String
+    /// The part playing (from 1) and the parts in all.
+    public var part: Int
+    /// The parts in all.
+    public var parts: Int
+    /// The chapter playing (from 1) in a part with chapters, and their number; 0 when it has none.
+    public var chapter = 0
+    /// The chapters of the part.
+    public var chapters = 0
+    /// The chapter's title.
+    public var chapterTitle: String?
+
+    /// Creates the status of a book.
+    public init(name: String, kind: String, part: Int, parts: Int) {
+        self.name = name
+        self.kind = kind
+        self.part = part
+        self.parts = parts
+    }
+
+    /// For `status --json`.
+    public var json: JSONText.Value {
+        var fields: [(String, JSONText.Value)] = [
+            ("name", .string(name)), ("kind", .string(kind)), ("part", .int(Int64(part))),
+            ("parts", .int(Int64(parts))),
+        ]
+        if chapters > 0 {
+            fields.append(
+                (
+                    "chapter",
+                    .object([
+                        ("number", .int(Int64(chapter))), ("of", .int(Int64(chapters))),
+                        ("title", JSONText.string(chapterTitle)),
+                    ])
+                ))
+        }
+        return .object(fields)
+    }
+
+    /// The `x-story…` lines of MPD's `status` (clients ignore them), and back (`init?(lines:)`).
+    public var lines: [(String, String)] {
+        var result = [("x-story", name), ("x-story-kind", kind), ("x-story-part", "\(part)/\(parts)")]
+        if chapters > 0 {
+            result.append(("x-chapter", "\(chapter)/\(chapters)"))
+            if let chapterTitle { result.append(("x-chapter-title", chapterTitle)) }
+        }
+        return result
+    }
+
+    /// The status from `status`'s lines; nil when no story plays.
+    public init?(lines status: [String: String]) {
+        guard let name = status["x-story"] else { return nil }
+        func pair(_ text: String?) -> (Int, Int) {
+            let parts = (text ?? "").split(separator: "/").compactMap { Int($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : (0, 0)
+        }
+        let (part, parts) = pair(status["x-story-part"])
+        self.init(name: name, kind: status["x-story-kind"] ?? "audiobook", part: part, parts: parts)
+        (chapter, chapters) = pair(status["x-chapter"])
+        chapterTitle = status["x-chapter-title"]
+    }
+
+    /// One line for people: "Name (audiobook), part 3 of 12, chapter 2 of 5: Title".
+    public var summary: String {
+        var text = "\(name) (\(kind)), part \(part) of \(parts)"
+        if chapters > 0 {
+            text += ", chapter \(chapter) of \(chapters)" + (chapterTitle.map { ": \($0)" } ?? "")
+        }
+        return text
     }
 }

@@ -41,6 +41,7 @@ extension MPDCommands {
         if let root = snapshot.libraryRoot { lines.append(("x-library-root", root)) }
         if let warning = snapshot.warning { lines.append(("x-warning", warning)) }
         if let station = snapshot.station { lines.append(("x-station", station)) }
+        if let story = snapshot.story { lines += story.lines }
         if let output = snapshot.outputLine { lines.append(("x-output", output)) }
         if let paused = snapshot.playerPaused { lines.append(("x-player-paused", paused ? "1" : "0")) }
         if let paused = snapshot.outputPaused { lines.append(("x-output-paused", paused ? "1" : "0")) }

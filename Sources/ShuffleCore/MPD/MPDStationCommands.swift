@@ -1,4 +1,4 @@
-/// The stick's stations (`shufflebox.txt`) as MPD's stored playlists: `listplaylists` lists them, `load NAME`
+/// The stick's stations (`shufflebox.txt`) and its books as MPD's stored playlists: `listplaylists` lists them, `load NAME`
 /// plays one (from its own resume point: a station replaces the queue, where MPD's `load` would append to
 /// it), and `listplaylist`/`listplaylistinfo` list the songs of the station playing. `shufflebox_station
 /// NAME|next|previous` is what `shufflebox ctl station` sends.
@@ -30,13 +30,14 @@ extension MPDCommands {
             guard let station = stations.first(where: { $0.name == name }) else {
                 throw MPDError(.noExist, "No such playlist")
             }
-            // The songs of the station playing are the queue; another station's are found by its search
-            // when it plays.
-            guard station.playing, let queue = backend.queue() else {
+            // The songs of the station playing are the queue; a book's are known beforehand; another
+            // station's are found by its search when it plays.
+            let known = station.playing ? backend.queue()?.ids : station.tracks
+            guard let known else {
                 throw MPDError(
                     .noExist, "the songs of station '\(name)' are listed while it plays: 'load' it first")
             }
-            let ids = arguments.count > 1 ? queue.ids[try range(arguments[1], count: queue.ids.count)] : queue.ids[...]
+            let ids = arguments.count > 1 ? known[try range(arguments[1], count: known.count)] : known[...]
             return ids.compactMap { id in
                 backend.song(id: id).map { song in
                     request.name == "listplaylist"
@@ -65,11 +66,14 @@ public struct StationListing: Equatable, Sendable {
     public var modified: Int64?
     /// Whether it is the station playing.
     public var playing: Bool
+    /// A book's parts (track ids, in order), listed whether or not it plays; nil for a station.
+    public var tracks: [Int64]?
 
     /// Creates a listing.
-    public init(name: String, modified: Int64?, playing: Bool) {
+    public init(name: String, modified: Int64?, playing: Bool, tracks: [Int64]? = nil) {
         self.name = name
         self.modified = modified
         self.playing = playing
+        self.tracks = tracks
     }
 }

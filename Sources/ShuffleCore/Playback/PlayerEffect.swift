@@ -19,6 +19,8 @@ public enum PlayerEffect: Equatable, Sendable {
     case saveState
     /// Stop playing and end (`--once` completed its cycle, or nothing is playable).
     case finish(PlayerFinish)
+    /// A book played to its end: the player holds its first part, paused at the start (`pausesAtEnd`).
+    case reachedEnd
 }
 
 /// Why the player finished.

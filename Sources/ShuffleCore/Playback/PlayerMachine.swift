@@ -28,13 +28,17 @@ public struct PlayerMachine: Sendable, Equatable {
     public let scale: VolumeScale
     /// `--once`: finish at the end of the cycle instead of starting a new one.
     public let once: Bool
+    /// A book: at the end of its last part, hold the first part paused at its start (`reachedEnd`), as a
+    /// player does at the end of an audiobook, instead of going round again.
+    public let pausesAtEnd: Bool
 
     /// Creates a machine over `order` at `volume` (clamped to the cap).
-    public init(order: ShuffleOrder, volume: Int, scale: VolumeScale, once: Bool) {
+    public init(order: ShuffleOrder, volume: Int, scale: VolumeScale, once: Bool, pausesAtEnd: Bool = false) {
         self.order = order
         self.scale = scale
         self.volume = scale.clamp(volume)
         self.once = once
+        self.pausesAtEnd = pausesAtEnd
     }
 
     /// The resume point to store, with the position the engine measured.
@@ -133,7 +137,15 @@ public struct PlayerMachine: Sendable, Equatable {
                 return [.saveState, .finish(.cycleComplete)]
             }
             let last = ended ?? order.order.last
-            order.startNewCycle(avoidingFirst: last)
+            order.startNewCycle(avoidingFirst: pausesAtEnd ? nil : last)
+            if pausesAtEnd, advancing, let first = order.current {
+                // Even when the audio thread went on gaplessly, the first part restarts, held at its start.
+                paused = true
+                return [
+                    .announce(first), .start(first, positionMs: 0, paused: true), .queue(order.upcoming),
+                    .saveState, .reachedEnd,
+                ]
+            }
             next = order.current
         }
         guard let track = next else { return [.saveState, .finish(.nothingPlayable)] }

@@ -14,6 +14,11 @@
 /// | the lock chord | "Buttons locked" / "Buttons unlocked" | |
 /// | the sleep timer set or cancelled | "Sleep timer, N minutes" / "Sleep timer off" | |
 /// | a station chosen (gesture, `ctl station`, MPD `load`) | the station's name | |
+/// | a book chosen (`stories`, `next-story`, a station gesture among the stories, MPD `load`) | the book's name, and its chapter where it has chapters | |
+/// | back to the music from a book | "Music", or the station's name | |
+/// | the story gestures on a stick without stories | "No stories on this stick" | |
+/// | `start-over` | "From the beginning" | |
+/// | a book played to its end | "The end" | |
 /// | a stick's `shufflebox.txt` has errors | "The stick's settings file has an error on line N" | the first error, once per mount |
 /// | the box switches itself off (power button, idle time; not the sleep timer) | "Goodbye" | |
 ///
@@ -45,6 +50,16 @@ public struct Announcer: Sendable {
         case sleepOff = "sleep-off"
         /// A station was chosen (`{name}` is replaced by its name).
         case station
+        /// A book was chosen (`{name}` is its name, and its chapter's title where it has chapters).
+        case story
+        /// Back to the music from a book (the whole stick; a station says its own name).
+        case music
+        /// A story gesture on a stick that holds no story.
+        case noStories = "no-stories"
+        /// The book playing starts over.
+        case startOver = "start-over"
+        /// A book played to its end (its first part is held, paused, for next time).
+        case storyEnd = "story-end"
         /// The stick's `shufflebox.txt` has an error (`{count}` is the line of the first).
         case stickFileError = "stick-file-error"
         /// The box is switching itself off.
@@ -67,6 +82,11 @@ public struct Announcer: Sendable {
             case .sleep: "Sleep timer, {count} minutes"
             case .sleepOff: "Sleep timer off"
             case .station: "{name}"
+            case .story: "{name}"
+            case .music: "Music"
+            case .noStories: "No stories on this stick"
+            case .startOver: "From the beginning"
+            case .storyEnd: "The end"
             case .stickFileError: "The stick's settings file has an error on line {count}"
             case .poweringOff: "Goodbye"
             case .batteryLow: "Battery low. Goodbye"
@@ -143,6 +163,16 @@ public struct Announcer: Sendable {
         case sleepTimer(minutes: Int?)
         /// A station was chosen.
         case stationChanged(name: String)
+        /// A book was chosen: its name, and the title of the chapter it plays from (if it has chapters).
+        case storyChosen(name: String, chapter: String?)
+        /// The music plays again after a book (`station`: the station's name; nil for the whole stick).
+        case musicChosen(station: String?)
+        /// A story gesture found no story on the stick.
+        case noStories
+        /// The book playing started over.
+        case startedOver
+        /// The book playing reached its end.
+        case storyFinished
         /// The stick's settings file has errors; `line` is the first one's line (nil: not tied to a line).
         case stickFileError(line: Int?)
         /// The box is about to switch itself off.
@@ -221,6 +251,17 @@ public struct Announcer: Sendable {
             return say(.sleep, count: max(1, minutes))
         case .stationChanged(let name):
             return say(.station, name: name)
+        case .storyChosen(let name, let chapter):
+            return say(.story, name: chapter.map { "\(name). \($0)" } ?? name)
+        case .musicChosen(let station):
+            guard let station else { return say(.music) }
+            return say(.station, name: station)
+        case .noStories:
+            return say(.noStories)
+        case .startedOver:
+            return say(.startOver)
+        case .storyFinished:
+            return say(.storyEnd)
         case .stickFileError(let line):
             return say(.stickFileError, count: line ?? 1)
         case .poweringOff:

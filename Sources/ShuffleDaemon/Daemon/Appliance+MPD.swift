@@ -29,7 +29,10 @@ extension Appliance: MPDBackend {
         snapshot.outputEnabled = !machine.muted
         snapshot.outputs = outputs.statuses
         snapshot.outputLine = snapshot.outputs.first { $0.state == .inUse }.map { "\($0.name) \($0.summary)" }
-        if let active, let stick = stickStations.of(active.id) {
+        if let active, let book = stories.playing(active.id) {
+            snapshot.story = storyStatus(book, now: now)
+            if let queue { snapshot.queueLength = queue.ids.count }
+        } else if let active, let stick = stickStations.of(active.id) {
             snapshot.station = stick.currentName
             // A station's queue holds its songs only: that is the playlist's length clients page through.
             if stick.current != 0, let queue { snapshot.queueLength = queue.ids.count }
@@ -43,6 +46,20 @@ extension Appliance: MPDBackend {
             if queue.ids.indices.contains(next) { snapshot.nextSong = QueueEntry(position: next, id: queue.ids[next]) }
         }
         return snapshot
+    }
+
+    /// The book playing, its part and its chapter, for `status`.
+    private func storyStatus(_ book: Book, now: NowPlaying?) -> StoryStatus {
+        let part = now.flatMap { now in book.parts.firstIndex(of: TrackID(now.song.id)) }.map { $0 + 1 } ?? 0
+        var status = StoryStatus(name: book.name, kind: book.kind.rawValue, part: part, parts: book.parts.count)
+        if let now, !now.chapters.isEmpty {
+            status.chapters = now.chapters.count
+            if let index = ChapterSkip.current(now.chapters, at: now.positionMs) {
+                status.chapter = index + 1
+                status.chapterTitle = now.chapters[index].title
+            }
+        }
+        return status
     }
 
     func queue() -> MPDQueue? {
@@ -97,8 +114,21 @@ extension Appliance: MPDBackend {
         pictures.read(request, root: active.mountPoint, songs: library.songs(volumeID: active.id), done: done)
     }
 
+    /// The stations, then the books (each listed with its parts), as stored playlists.
     func stations() -> [StationListing] {
         guard let active = machine.active else { return [] }
-        return stickStations.listing(active.id)
+        let book = stories.playing(active.id)
+        var listing = stickStations.listing(active.id)
+        if book != nil { for index in listing.indices { listing[index].playing = false } }
+        let modified = stickStations.of(active.id)?.modified
+        // A story station is listed once, as a station.
+        let names = Set(listing.map(\.name))
+        for entry in stories.books(of: active.id) where entry.station == nil && !names.contains(entry.name) {
+            listing.append(
+                StationListing(
+                    name: entry.name, modified: modified, playing: entry.bookmarkKey == book?.bookmarkKey,
+                    tracks: entry.parts.map(\.rawValue)))
+        }
+        return listing
     }
 }

@@ -53,6 +53,13 @@ final class Appliance: @unchecked Sendable {
             changed: { [unowned self] in self.apply(self.machine.handle(.stationChanged)) },
             play: { [unowned self] in self.apply(self.machine.handle(.action(.play))) },
             announce: { [unowned self] name in self.voice.handle(.stationChanged(name: name)) }))
+    /// The stick's books, and whether the music or a book plays.
+    private(set) lazy var stories = StoryService(
+        loop: loop, library: library, log: log.labelled("stories"),
+        hands: .init(
+            changed: { [unowned self] in self.apply(self.machine.handle(.stationChanged)) },
+            announce: { [unowned self] event in self.voice.handle(event) },
+            musicStation: { [unowned self] stick in self.stickStations.of(stick)?.playing?.name }))
     private lazy var listings = ListingService(loop: loop, library: library) { [unowned self] subsystems in
         self.control.notify(subsystems)
     }
@@ -129,6 +136,7 @@ final class Appliance: @unchecked Sendable {
         group.add(buttons)
         group.add(outputs)
         group.add(stickStations)
+        group.add(stories)
         group.add(listings)
         group.add(sleep)
         group.add(power)
@@ -207,6 +215,7 @@ final class Appliance: @unchecked Sendable {
         // The stick's own file: its stations, and settings that may only lower the box's.
         let file = stickStations.read(stick: id, mountPoint: mountPoint, stored: known.station)
         if let first = file.errors.first { voice.handle(.stickFileError(line: first.line)) }
+        stories.mounted(stick: id, file: file, storedBook: known.book)
         return DaemonMachine.Stick(
             id: id, mountPoint: mountPoint, known: known.known, storedLevel: known.volume, card: card,
             limits: file.settings)
@@ -232,6 +241,7 @@ final class Appliance: @unchecked Sendable {
                 voice.handle(.indexed(volumeID: volumeID, playable: playable))
             }
             if playing { player.tracksAdded() }
+            stories.refresh(volumeID)
             listings.indexFinished(stick: volumeID, changed: changed, playing: playing)
             apply(machine.handle(.indexed(volumeID: volumeID, playable: playable)))
         case .failed(let reason):
@@ -257,6 +267,9 @@ final class Appliance: @unchecked Sendable {
                 )
             }
             apply(machine.handle(.trackStarted))
+            if let active = machine.active, let now = player.now() {
+                stories.started(active.id, chapters: now.chapters, positionMs: now.positionMs)
+            }
             if let track = player.speakable() { voice.prepare(track) }
             noticeQueueChange()
             let machine = self.machine
@@ -273,8 +286,20 @@ final class Appliance: @unchecked Sendable {
         case .trackSkipped: voice.handle(.fileSkipped)
         case .nothingPlayable(let volumeID): apply(machine.handle(.nothingPlayable(volumeID: volumeID)))
         case .stationEmpty(let name):
-            // A station whose search finds no song would leave the box silent: the whole stick plays instead.
-            if let active = machine.active { stickStations.empty(name, of: active) }
+            guard let active = machine.active else { return }
+            if stories.playing(active.id) != nil {
+                // A book none of whose parts plays: back to the music, never silence.
+                log.warning("the story '\(name)' has no playable part; the music plays")
+                stories.leaveBook(active.id)
+                apply(machine.handle(.stationChanged))
+            } else {
+                // A station whose search finds no song would leave the box silent: the whole stick plays instead.
+                stickStations.empty(name, of: active)
+            }
+        case .bookFinished:
+            if let active = machine.active { stories.reachedEnd(active.id) }
+            // The player holds the first part paused: the machine follows, so that play starts it.
+            apply(machine.handle(.action(.pause)))
         }
     }
 
@@ -283,8 +308,17 @@ final class Appliance: @unchecked Sendable {
     private func button(_ action: ButtonAction, press: UInt64) {
         switch action {
         case .playPause: _ = perform(.toggle)
-        case .next: _ = perform(.next)
-        case .previous: _ = perform(.previous)
+        case .next, .previous:
+            // In a part with chapters, next and previous move by chapter.
+            if let active = machine.active, stories.playing(active.id) != nil, let now = player.now(),
+                let target = stories.chapterTarget(
+                    next: action == .next, chapters: now.chapters, positionMs: now.positionMs)
+            {
+                _ = perform(.seekTo(ms: target))
+                if machine.state == .paused { _ = perform(.play) }
+            } else {
+                _ = perform(action == .next ? .next : .previous)
+            }
         case .volumeUp:
             if machine.volume >= machine.effectiveSettings.maxVolume { voice.handle(.volumeAtCap(press: press)) }
             _ = perform(.changeVolume(1))
@@ -301,6 +335,21 @@ final class Appliance: @unchecked Sendable {
             break  // the button service's lock has toggled it
         case .nextStation: _ = chooseStation(.next)
         case .previousStation: _ = chooseStation(.previous)
+        case .stories, .nextStory:
+            guard let active = machine.active else { return voice.handle(.noStories) }
+            sleep.interrupted()
+            if action == .stories {
+                stories.toggle(active.id)
+            } else if stories.books(of: active.id).isEmpty {
+                // The one-button board's long press: on a stick without stories, what is playing.
+                voice.handle(.speakRequested(player.speakable()))
+            } else {
+                stories.ring(active.id)
+            }
+        case .startOver:
+            guard let active = machine.active else { return }
+            sleep.interrupted()
+            stories.startOver(active.id)
         case .powerOff: power.powerOff(because: "the power button", goodbye: .poweringOff)
         case .batteryLow: power.powerOff(because: "the battery is low", goodbye: .batteryLow)
         }
@@ -352,9 +401,11 @@ final class Appliance: @unchecked Sendable {
                 listings.stickGone(id)
             case .startPlayback(let stick, let paused, let level, let rampIn):
                 let stations = stickStations.of(stick.id) ?? StickStations()
-                player.start(
-                    stick, station: stations.playing, mode: stations.mode, paused: paused, level: level, rampIn: rampIn
-                ) { [loop] report in
+                let selection =
+                    stories.selection(for: stick.id)
+                    ?? .music(station: stations.playing, mode: stations.mode, rules: stations.file.stories)
+                player.start(stick, selection: selection, paused: paused, level: level, rampIn: rampIn) {
+                    [loop] report in
                     loop.post { [weak self] in self?.playerReport(report) }
                 }
                 control.notify([.storedPlaylist])
@@ -425,12 +476,28 @@ final class Appliance: @unchecked Sendable {
         }
     }
 
-    /// Plays a station of the playing stick from its own resume point, and says its name.
+    /// Plays a station of the playing stick from its own resume point, and says its name; while a book plays,
+    /// `next` and `previous` choose among the books, and a name may be a book's.
     func chooseStation(_ choice: StationChoice) -> MPDError? {
         guard let active = machine.active else {
             return MPDError(.noExist, "no library: plug in a USB stick with music")
         }
         sleep.interrupted()
+        let inBook = stories.playing(active.id) != nil
+        switch choice {
+        case .next, .previous:
+            if stories.step(active.id, by: choice == .next ? 1 : -1) { return nil }
+        case .named(let name):
+            let stations = stickStations.of(active.id)?.file.stations ?? []
+            let isStation = stations.contains { $0.name.lowercased() == name.lowercased() }
+            if !isStation, stories.choose(named: name, of: active.id) { return nil }
+            if isStation, inBook {
+                // Back to the music, at the station asked for.
+                stories.leaveBook(active.id)
+                if let error = stickStations.choose(choice, of: active, restart: true) { return error }
+                return nil
+            }
+        }
         return stickStations.choose(choice, of: active)
     }
 }

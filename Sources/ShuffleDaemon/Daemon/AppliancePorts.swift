@@ -36,6 +36,37 @@ enum PlayerReport: Sendable, Equatable {
     /// None of the tracks the player of this stick was given plays (each was missing or failed to decode):
     /// it stopped.
     case nothingPlayable(volumeID: String)
+    /// The book playing reached its end; the player holds its first part, paused at the start.
+    case bookFinished
+}
+
+/// What the player plays of a stick.
+enum PlaySelection: Equatable, Sendable {
+    /// Its music: the whole stick without its stories, or a station (`nil`: the whole stick), in `mode`
+    /// (nil: the box's).
+    case music(station: Station?, mode: ShuffleMode?, rules: StoryRules)
+    /// A book, in order, from its bookmark (`fromStart`: from its first part).
+    case book(Book, fromStart: Bool)
+}
+
+/// Where a book was left.
+struct BookmarkInfo: Sendable, Equatable {
+    /// The part playing (a track id), if any.
+    var trackID: Int64?
+    /// The position in it.
+    var positionMs: Int64 = 0
+    /// Whether the book was played to its end (it starts over next time).
+    var finished = false
+    /// When the bookmark was stored (on the database's never-decreasing scale).
+    var updatedAt: Int64 = 0
+}
+
+/// A stick's books, as its index holds them, with their bookmarks (by `Book.bookmarkKey`).
+struct StoryShelf: Sendable, Equatable {
+    /// The books, in the order they are chosen.
+    var books: [Book] = []
+    /// Their bookmarks.
+    var bookmarks: [String: BookmarkInfo] = [:]
 }
 
 /// What is playing, for `status`.
@@ -56,6 +87,8 @@ struct NowPlaying: Sendable, Equatable {
     var playerPaused: Bool
     /// Whether the audio thread holds its output paused (nil: not known yet).
     var outputPaused: Bool?
+    /// The chapters inside the track (empty: none).
+    var chapters: [Chapter] = []
 }
 
 /// What the database knows of a stick.
@@ -66,6 +99,8 @@ struct StoredVolume: Sendable, Equatable {
     var volume: Int?
     /// The station that played last (nil: the whole stick).
     var station: String?
+    /// The book that played last (its bookmark key; nil: the music).
+    var book: String?
 }
 
 /// What `stats` counts in a library.
@@ -90,6 +125,15 @@ protocol ApplianceLibrary: AnyObject {
     func describe(volumeID: String, mountPoint: String) -> StoredVolume
     /// Records which station of the stick plays (nil: the whole stick), in the background.
     func storeStation(_ name: String?, volumeID: String)
+    /// Records which book of the stick plays (its bookmark key; nil: the music), in the background.
+    func storeBook(_ key: String?, volumeID: String)
+    /// Marks a book finished (played to its end) or not, in the background.
+    func setBookFinished(_ key: String, _ finished: Bool, volumeID: String)
+    /// The stick's books and bookmarks, waited for (at most 2 s; nil when the index did not answer).
+    func books(volumeID: String, rules: StoryRules, stations: [Station]) -> StoryShelf?
+    /// The stick's books and bookmarks, read on another thread; `done` is called there, once.
+    func books(
+        volumeID: String, rules: StoryRules, stations: [Station], done: @escaping @Sendable (StoryShelf?) -> Void)
     /// The stick that played last, if any.
     func lastPlayedVolume() -> String?
     /// Starts indexing in the background.
@@ -126,11 +170,11 @@ protocol ApplianceLibrary: AnyObject {
 
 /// The player side: the audio thread and its shuffle. Calls come from the loop thread.
 protocol AppliancePlayer: AnyObject {
-    /// Opens the stick's library and plays `station` of it (nil: the whole stick) from its resume point, in
-    /// `mode` (nil: the box's).
+    /// Opens the stick's library and plays `selection` of it (its music or a station, or a book) from its own
+    /// resume point.
     func start(
-        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
-        rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void)
+        _ stick: DaemonMachine.Stick, selection: PlaySelection, paused: Bool, level: Int, rampIn: Bool,
+        report: @escaping @Sendable (PlayerReport) -> Void)
     /// New playable tracks joined the stick's index: add them to the unplayed part of the shuffle.
     func tracksAdded()
     /// Plays through the ALSA PCM `pcm` from now on (another output was chosen), from the place heard.

@@ -118,6 +118,24 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
         }
     }
 
+    func storeBook(_ key: String?, volumeID: String) {
+        // MERGE: the library's setCurrentBook.
+    }
+
+    func setBookFinished(_ key: String, _ finished: Bool, volumeID: String) {
+        // MERGE: the library's setBookFinished.
+    }
+
+    func books(volumeID: String, rules: StoryRules, stations: [Station]) -> StoryShelf? {
+        StoryShelf()  // MERGE
+    }
+
+    func books(
+        volumeID: String, rules: StoryRules, stations: [Station], done: @escaping @Sendable (StoryShelf?) -> Void
+    ) {
+        done(StoryShelf())  // MERGE
+    }
+
     func lastPlayedVolume() -> String? {
         let store = self.store
         return blocking { try await store.currentVolume()?.key } ?? nil

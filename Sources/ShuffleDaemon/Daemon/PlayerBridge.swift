@@ -76,8 +76,8 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     }
 
     func start(
-        _ stick: DaemonMachine.Stick, station: Station?, mode: ShuffleMode?, paused: Bool, level: Int,
-        rampIn: Bool, report: @escaping @Sendable (PlayerReport) -> Void
+        _ stick: DaemonMachine.Stick, selection: PlaySelection, paused: Bool, level: Int, rampIn: Bool,
+        report: @escaping @Sendable (PlayerReport) -> Void
     ) {
         stop()
         // The music takes the device over from a phrase said without it.
@@ -110,7 +110,19 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         configuration.retriesDevice = !choosesOutputs
         let speaking = self.speaking
         configuration.shuffle = shuffle
-        if let mode { configuration.shuffle.mode = mode }
+        /// The name said when nothing of it plays (a station or a book; nil: the whole stick).
+        let name: String?
+        switch selection {
+        case .music(let station, let mode, _):
+            if let mode { configuration.shuffle.mode = mode }
+            name = station?.name
+        case .book(let book, let fromStart):
+            // A book plays its parts in order and holds still at its end.
+            configuration.shuffle.mode = .inOrder
+            configuration.pausesAtEnd = true
+            configuration.ignoresStoredPlace = fromStart
+            name = book.name
+        }
         configuration.loudness = loudness.playing(configuration.shuffle.mode)
         let announced = self.announced
         announced.withLock { $0 = nil }
@@ -119,7 +131,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         let live = self.live
         live.withLock { $0 = mine }
         let engine = PlaybackEngine(
-            catalog: store.catalog(for: reference, station: station), configuration: configuration,
+            catalog: Self.catalog(of: store, for: reference, selection), configuration: configuration,
             log: log,
             notify: { notice in
                 guard live.withLock({ $0 }) == mine else { return }
@@ -129,6 +141,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                     report(.outputFailed(device: device, reason: message, gone: gone))
                 case .deviceRecovered: report(.deviceRecovered)
                 case .trackSkipped: report(.trackSkipped)
+                case .reachedEnd: report(.bookFinished)
                 case .speechStarted(let id, let at):
                     speaking.withLock { $0?.id == id ? $0 : nil }?.started(at)
                 case .speechEnded(let id):
@@ -159,7 +172,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 case .deviceUnavailable: report(.deviceFailed("\(error)"))
                 case .libraryVanished: report(.libraryVanished(mountPoint: stick.mountPoint))
                 case .nothingPlayable:
-                    report(station.map { PlayerReport.stationEmpty($0.name) } ?? .nothingPlayable(volumeID: stick.id))
+                    report(name.map { PlayerReport.stationEmpty($0) } ?? .nothingPlayable(volumeID: stick.id))
                 case .decoderUnavailable: break
                 }
             } catch {
@@ -168,6 +181,16 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
             finished.signal()
         }
         if rampIn { ramp(to: level, from: 0) }
+    }
+
+    /// The catalog the engine plays: the stick's music (a station's songs), or a book's parts.
+    static func catalog(of store: LibraryStore, for volume: VolumeRef, _ selection: PlaySelection) -> VolumeCatalog {
+        switch selection {
+        case .music(let station, _, _): store.catalog(for: volume, station: station)
+        case .book(let book, _):
+            store.catalog(
+                for: volume, station: Station(name: book.bookmarkKey, search: StationSearch(), mode: .inOrder))
+        }
     }
 
     /// Raises the level one step at a time over about a second: start-up never jumps in loud.
@@ -287,7 +310,7 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
                 disc: track.tags.disc, year: track.tags.year, format: track.stream.mpdFormat),
             positionMs: position, queuePosition: place, queueLength: state.order.count,
             sampleRate: track.stream.sampleRate, channels: track.stream.channels, playerPaused: state.paused,
-            outputPaused: output)
+            outputPaused: output, chapters: track.tags.chapters)
     }
 }
 

@@ -32,9 +32,12 @@ final class StationService: Service {
     /// station stored as playing last) when it still has it. Returns the stick's file.
     func read(stick: String, mountPoint: String, stored: String?) -> StationFile {
         var stations = StickStations.read(mountPoint: mountPoint, log: log)
+        let file = stations.file
+        // A story station is a book: the story service plays it, and the music's stations go round without it.
+        stations.file.stations.removeAll(where: \.isStory)
         stations.restore(stored)
         sticks[stick] = stations
-        return stations.file
+        return file
     }
 
     /// The stick's stations as read (an empty set when it was not).
@@ -49,7 +52,8 @@ final class StationService: Service {
     }
 
     /// Plays the station `choice` picks of the playing stick, from its own resume point, and says its name.
-    func choose(_ choice: StationChoice, of active: DaemonMachine.Stick) -> MPDError? {
+    /// `restart`: the player starts again even for the station already chosen (a book played meanwhile).
+    func choose(_ choice: StationChoice, of active: DaemonMachine.Stick, restart: Bool = false) -> MPDError? {
         guard let stick = sticks[active.id] else {
             return MPDError(.noExist, "no library: plug in a USB stick with music")
         }
@@ -58,7 +62,7 @@ final class StationService: Service {
             return MPDError(.noExist, "No such playlist (the stick's stations: \(names))")
         }
         hands.announce(stick.file.stations[index].name)
-        guard index != stick.current else {
+        guard index != stick.current || restart else {
             hands.play()
             return nil
         }
