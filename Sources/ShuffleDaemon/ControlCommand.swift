@@ -25,6 +25,7 @@ enum ControlCommand {
                     case .named(let name): MPDRequest.quote(name)
                     }
                 _ = try client.command("shufflebox_station \(argument)")
+            case .story(let action): _ = try client.command("shufflebox_story \(action.rawValue)")
             }
             return ExitCode.success
         } catch {

@@ -173,6 +173,20 @@ import Testing
         #expect(box.appliance.snapshot().station == nil)
     }
 
+    @Test func clientsHaveTheStoryGesturesToo() throws {
+        let box = try Self.box()
+        let stick = box.stickID("A")
+        #expect(box.appliance.storyAction(.startOver) == MPDError(.noExist, "no story plays"))
+        #expect(box.appliance.storyAction(.stories) == nil)
+        #expect(box.player.take() == ["stop", "start \(stick) book:Zog level 10"])
+        #expect(box.appliance.storyAction(.startOver) == nil)
+        #expect(box.player.take() == ["stop", "start \(stick) book:Zog from-start level 10"])
+        #expect(try Command.parse(["ctl", "stories"]) == .ctl(ControlOptions(action: .story(.stories))))
+        #expect(try Command.parse(["ctl", "start-over"]) == .ctl(ControlOptions(action: .story(.startOver))))
+        let empty = try Self.box(StoryShelf())
+        #expect(empty.appliance.storyAction(.stories) == MPDError(.noExist, "no stories on this stick"))
+    }
+
     static func heard(_ id: Int64, at positionMs: Int64, chapters: [Chapter]) -> NowPlaying {
         NowPlaying(
             song: SongInfo(id: id, path: "x.m4b", title: nil, artist: nil, album: nil, durationMs: 600_000),

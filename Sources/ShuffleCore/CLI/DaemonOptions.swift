@@ -16,8 +16,10 @@ public struct RunOptions: Equatable, Sendable {
 
     /// The flags of `run` that set a configuration key of the same name.
     public static let overrideFlags: [String] = [
-        "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume", "max-volume",
-        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "card-root", "shuffle",
+        "library-root", "device", "output", "mixer", "state-dir", "socket", "board", "board-file", "volume",
+        "max-volume",
+        "volume-steps", "resume", "resume-save", "log-level", "tcp", "led", "connection-timeout", "card-root",
+        "shuffle",
         "artist-gap", "album-gap", "min-volume", "sleep-minutes", "sleep-fade", "sleep-power-off",
         "idle-power-off", "power-off-command", "replay-gain", "replay-gain-preamp", "loudness-target",
     ]
@@ -84,6 +86,8 @@ public struct ControlOptions: Equatable, Sendable {
         case sleep(seconds: Int)
         /// Play a station: by name, or the next or previous one.
         case station(StationChoice)
+        /// A story gesture: `stories` (between the music and the stories), `next-story`, `start-over`.
+        case story(ButtonAction)
     }
 
     /// The daemon's control socket; nil means the default place.
@@ -129,9 +133,12 @@ public struct ControlOptions: Equatable, Sendable {
             action = .sleep(seconds: inSeconds ? number : number * 60)
         case "station" where words.count >= 2:
             action = .station(StationChoice(words.dropFirst().joined(separator: " ")))
+        case "stories" where words.count == 1: action = .story(.stories)
+        case "next-story" where words.count == 1: action = .story(.nextStory)
+        case "start-over" where words.count == 1: action = .story(.startOver)
         default:
             throw UsageError(
-                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N, sleep MINUTES, station NAME|next|previous",
+                "'ctl' needs one of: play, pause, toggle, next, previous, volume +N|-N|N, sleep MINUTES, station NAME|next|previous, stories, next-story, start-over",
                 command: "ctl")
         }
         return ControlOptions(socket: socket, action: action)

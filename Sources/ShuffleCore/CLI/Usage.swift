@@ -139,11 +139,14 @@ public enum Usage {
         case "ctl":
             return """
                 usage: shufflebox ctl [--socket PATH] play|pause|toggle|next|previous|volume +N|-N|N
-                                      |sleep MINUTES|station NAME|next|previous
+                                      |sleep MINUTES|station NAME|next|previous|stories|next-story|start-over
 
                 Tells the running player what to do. sleep MINUTES: then the music fades out (sleep-fade,
                 30 s) and pauses; sleep 0 cancels it. station: plays a station of the stick's shufflebox.txt
-                (the whole stick is the first, "All"), by name or the next or previous one.
+                (the whole stick is the first, "All"), by name or the next or previous one; while a story
+                plays, a book by name, or the next or previous book. stories: between the music and the
+                stories (the story gesture); next-story: the music, then each book in turn; start-over: the
+                book playing, from its beginning.
                 """
         default:
             return overview

@@ -112,6 +112,8 @@ public protocol MPDBackend {
     func stations() -> [StationListing]
     /// Plays a station of the playing stick; returns an error for the client when there is no such station.
     mutating func chooseStation(_ choice: StationChoice) -> MPDError?
+    /// Carries out a story gesture (`stories`, `next-story`, `start-over`) for a client.
+    mutating func storyAction(_ action: ButtonAction) -> MPDError?
 }
 
 extension MPDBackend {
@@ -154,6 +156,8 @@ extension MPDBackend {
     public func stations() -> [StationListing] { [] }
     /// No stations.
     public func chooseStation(_ choice: StationChoice) -> MPDError? { MPDError(.noExist, "No such playlist") }
+    /// No stories.
+    public func storyAction(_ action: ButtonAction) -> MPDError? { MPDError(.noExist, "no stories") }
 }
 
 /// MPD speaks volume as 0–100; the box has `steps` steps. Percent is the share of full scale,

@@ -3,7 +3,9 @@
 /// it), and `listplaylist`/`listplaylistinfo` list the songs of the station playing. `shufflebox_station
 /// NAME|next|previous` is what `shufflebox ctl station` sends.
 extension MPDCommands {
-    static let stationCommands = ["listplaylist", "listplaylistinfo", "listplaylists", "load", "shufflebox_station"]
+    static let stationCommands = [
+        "listplaylist", "listplaylistinfo", "listplaylists", "load", "shufflebox_station", "shufflebox_story",
+    ]
 
     /// Answers a station command, or nil when `request` is not one.
     static func stationCommand<B: MPDBackend>(
@@ -22,6 +24,13 @@ extension MPDCommands {
         case "shufflebox_station":
             try count(request, 1...1)
             if let error = backend.chooseStation(StationChoice(arguments[0])) { throw error }
+            return ""
+        case "shufflebox_story":
+            try count(request, 1...1)
+            guard let action = ButtonAction(rawValue: arguments[0]),
+                [.stories, .nextStory, .startOver].contains(action)
+            else { throw MPDError(.argument, "stories, next-story or start-over, not '\(arguments[0])'") }
+            if let error = backend.storyAction(action) { throw error }
             return ""
         case "listplaylist", "listplaylistinfo":
             try count(request, 1...2)

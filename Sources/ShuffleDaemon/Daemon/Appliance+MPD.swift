@@ -114,6 +114,20 @@ extension Appliance: MPDBackend {
         pictures.read(request, root: active.mountPoint, songs: library.songs(volumeID: active.id), done: done)
     }
 
+    func storyAction(_ action: ButtonAction) -> MPDError? {
+        guard let active = machine.active else {
+            return MPDError(.noExist, "no library: plug in a USB stick with music")
+        }
+        switch action {
+        case .startOver:
+            guard stories.playing(active.id) != nil else { return MPDError(.noExist, "no story plays") }
+        default:
+            guard !stories.books(of: active.id).isEmpty else { return MPDError(.noExist, "no stories on this stick") }
+        }
+        act(action)
+        return nil
+    }
+
     /// The stations, then the books (each listed with its parts), as stored playlists.
     func stations() -> [StationListing] {
         guard let active = machine.active else { return [] }

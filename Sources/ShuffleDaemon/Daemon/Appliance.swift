@@ -303,6 +303,10 @@ final class Appliance: @unchecked Sendable {
         }
     }
 
+    /// Carries out a gesture's action for a client (`ctl stories`): as a button would, without the lock, which
+    /// is the buttons' (the box's owner has the socket).
+    func act(_ action: ButtonAction) { button(action, press: 0) }
+
     /// Handles a button's action that the lock let through (on the loop thread); `press` numbers the
     /// volume-up presses.
     private func button(_ action: ButtonAction, press: UInt64) {
