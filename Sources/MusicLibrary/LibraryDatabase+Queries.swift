@@ -7,7 +7,7 @@ extension LibraryDatabase {
         f.id, f.path, f.status, f.reason, t.title, t.artist, t.album, t.album_artist, t.track, t.track_total,
         t.disc, t.disc_total, t.year, t.genre, t.duration_ms, t.rg_track_gain, t.rg_album_gain, t.rg_track_peak,
         t.codec, t.sample_rate, t.channels, t.bits_per_sample, t.frames, t.rg_album_peak, t.header_gain,
-        t.duration_estimated, t.loudness_state, t.loudness_lufs, t.loudness_peak, f.mtime_ns
+        t.duration_estimated, t.loudness_state, t.loudness_lufs, t.loudness_peak, f.mtime_ns, t.story
         """
 
     /// Every playable and unplayable file of `volume` (not the ignored non-audio ones), by path bytes.
@@ -104,8 +104,8 @@ extension LibraryDatabase {
         }
     }
 
-    /// One playable track of `volume` with its absolute path under the volume's root, or nil when `id` is
-    /// not a playable track of it.
+    /// One playable track of `volume` with its absolute path under the volume's root, its story kind and its
+    /// chapters, or nil when `id` is not a playable track of it.
     public func playableTrack(_ id: TrackID, of volume: VolumeRef) throws(LibraryError) -> CatalogTrack? {
         let found = try wrap { () throws(SQLiteError) -> CatalogTrack? in
             try withStatement(
@@ -122,6 +122,7 @@ extension LibraryDatabase {
                 var tags = entry.tags
                 if tags.title?.isEmpty ?? true { tags.title = Self.fileTitle(entry.path) }
                 guard let stream = entry.stream else { return nil }
+                tags.chapters = try chapters(of: entry.id)
                 return CatalogTrack(
                     id: entry.id, path: volume.root.appending(entry.path), relativePath: entry.path, tags: tags,
                     stream: stream, loudness: entry.loudness)
@@ -296,13 +297,14 @@ extension LibraryDatabase {
     }
 
     static func entry(from statement: Statement) -> LibraryEntry {
-        let tags = TagInfo(
+        var tags = TagInfo(
             title: statement.text(at: 4), artist: statement.text(at: 5), album: statement.text(at: 6),
             albumArtist: statement.text(at: 7), track: statement.intOrNil(at: 8), trackTotal: statement.intOrNil(at: 9),
             disc: statement.intOrNil(at: 10), discTotal: statement.intOrNil(at: 11), year: statement.intOrNil(at: 12),
             genre: statement.text(at: 13), replayGainTrack: statement.doubleOrNil(at: 15),
             replayGainAlbum: statement.doubleOrNil(at: 16), replayGainTrackPeak: statement.doubleOrNil(at: 17),
             replayGainAlbumPeak: statement.doubleOrNil(at: 23), headerGain: statement.doubleOrNil(at: 24))
+        tags.story = statement.text(at: 30).flatMap(StoryKind.init(rawValue:))
         // A track row (LEFT JOIN: none for unplayable files) always has a codec.
         let stream = statement.text(at: 18).map { codec in
             StreamInfo(

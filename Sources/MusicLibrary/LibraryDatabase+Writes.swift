@@ -87,7 +87,9 @@ extension LibraryDatabase {
         ) { statement throws(SQLiteError) in
             try statement.bind(volume.id, at: 1)
             var result: [(id: Int64, path: PathBytes)] = []
-            while try statement.step() == .row { result.append((statement.int64(at: 0), PathBytes(statement.blob(at: 1)))) }
+            while try statement.step() == .row {
+                result.append((statement.int64(at: 0), PathBytes(statement.blob(at: 1))))
+            }
             return result
         }
     }
@@ -106,7 +108,7 @@ extension LibraryDatabase {
         }
     }
 
-    /// Deletes file `id`; its track and FTS rows go with it.
+    /// Deletes file `id`; its track, chapter and FTS rows go with it.
     public func deleteFile(id: Int64) throws(SQLiteError) {
         try withStatement("DELETE FROM files WHERE id = ?1") { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
@@ -138,9 +140,9 @@ extension LibraryDatabase {
             INSERT INTO tracks(id, title, artist, album, album_artist, track, track_total, disc, disc_total,
                 year, genre, duration_ms, frames, sample_rate, channels, codec,
                 rg_track_gain, rg_album_gain, rg_track_peak, bits_per_sample, rg_album_peak, header_gain,
-                duration_estimated)
+                duration_estimated, story)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-                ?22, ?23)
+                ?22, ?23, ?24)
             """
         ) { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
@@ -166,8 +168,11 @@ extension LibraryDatabase {
             try statement.bind(tags.replayGainAlbumPeak, at: 21)
             try statement.bind(tags.headerGain, at: 22)
             try statement.bind(stream.isEstimate ? 1 : 0, at: 23)
+            try statement.bind(Self.storyKind(of: tags, path: path)?.rawValue, at: 24)
             try statement.run()
         }
+        try insertChapters(
+            Chapter.cleaned(tags.chapters, durationMs: stream.isEstimate ? nil : stream.durationMs), of: id)
         try withStatement(
             "INSERT INTO tracks_fts(rowid, title, artist, album, album_artist) VALUES (?1, ?2, ?3, ?4, ?5)"
         ) { statement throws(SQLiteError) in

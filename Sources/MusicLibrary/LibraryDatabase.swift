@@ -246,7 +246,7 @@ public final class LibraryDatabase {
 extension LibraryDatabase {
     /// The tables of the schema, for `rowCount(_:)`.
     public static let tableNames: Set<String> = [
-        "volumes", "files", "tracks", "tracks_fts", "paths_fts", "playback", "station_playback",
+        "volumes", "files", "tracks", "tracks_fts", "paths_fts", "playback", "station_playback", "chapters",
     ]
 
     /// The number of rows in one of the schema's tables (diagnostics and tests). Traps on any other name,

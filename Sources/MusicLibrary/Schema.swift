@@ -1,4 +1,5 @@
 import LibSQLite
+import ShuffleCore
 
 /// The library database's tables and their migrations. The version lives in `PRAGMA user_version`.
 ///
@@ -7,7 +8,7 @@ import LibSQLite
 /// rowid: deleting by rowid is an index lookup, where deleting by an UNINDEXED column would scan.
 enum Schema {
     /// The version this build writes.
-    static let currentVersion: Int64 = 6
+    static let currentVersion: Int64 = 7
 
     /// Statements that bring an empty database to version 1.
     static let version1 = """
@@ -122,6 +123,56 @@ enum Schema {
         ALTER TABLE volumes ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
         """
 
+    /// Version 7: stories (audiobooks and podcasts, `StoryKind`) and their bookmarks.
+    ///
+    /// - `tracks.story`: NULL for a song, else `audiobook` or `podcast`: the file's own flag, else its genre
+    ///   (`LibraryDatabase.storyKind`). `tracks.story_read` is 0 for a track indexed before this version,
+    ///   whose file was never read for its flags and chapters: `Indexer.readStories` reads it again and fills
+    ///   `story` and `chapters` only, so the row (and its loudness measurement) stays. The migration fills
+    ///   `story` from the stored genre and file name at once (`fillStoriesFromGenres`).
+    /// - `chapters`: the chapters a file marks inside itself, written and deleted with its track row.
+    /// - `volumes.book`: the bookmark key (`Book.bookmarkKey`) of the book playing on the volume; NULL: its
+    ///   music plays (`volumes.station` keeps naming the music's station).
+    /// - `station_playback.finished`: 1 once a book played to its end. Each book's bookmark is its row in
+    ///   `station_playback`, under its bookmark key.
+    static let version7 = """
+        ALTER TABLE tracks ADD COLUMN story TEXT CHECK (story IN ('audiobook', 'podcast'));
+        ALTER TABLE tracks ADD COLUMN story_read INTEGER NOT NULL DEFAULT 1;
+        UPDATE tracks SET story_read = 0;
+        CREATE TABLE chapters(
+            track_id INTEGER NOT NULL REFERENCES tracks(id) ON DELETE CASCADE,
+            start_ms INTEGER NOT NULL,
+            title TEXT,
+            PRIMARY KEY(track_id, start_ms)
+        ) WITHOUT ROWID;
+        ALTER TABLE volumes ADD COLUMN book TEXT;
+        ALTER TABLE station_playback ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;
+        """
+
+    /// The part of version 7 that SQL cannot say: `story` of every track from its stored genre and file name
+    /// (`LibraryDatabase.storyKind`), so a stick's audiobooks leave the shuffle as soon as the new version
+    /// opens the file, before `Indexer.readStories` has read their flags.
+    static func fillStoriesFromGenres(_ connection: Connection) throws(SQLiteError) {
+        let select = try connection.prepare(
+            "SELECT t.id, f.path, t.genre FROM tracks t JOIN files f ON f.id = t.id ORDER BY t.id")
+        var stories: [(Int64, StoryKind)] = []
+        while try select.step() == .row {
+            let path = PathBytes(select.blob(at: 1))
+            var tags = TagInfo()
+            tags.genre = select.text(at: 2)
+            if let kind = LibraryDatabase.storyKind(of: tags, path: path) {
+                stories.append((select.int64(at: 0), kind))
+            }
+        }
+        let update = try connection.prepare("UPDATE tracks SET story = ?2 WHERE id = ?1")
+        for (id, kind) in stories {
+            try update.bind(id, at: 1)
+            try update.bind(kind.rawValue, at: 2)
+            try update.run()
+            update.reset()
+        }
+    }
+
     /// The page cache of each connection, in SQLite's units (negative: KiB). SQLite's default, 2000 KiB,
     /// fills up on every full read (the player's catalog, a first index) and stays allocated for the
     /// life of the connection; the daemon holds several. The library database sits in the kernel's page
@@ -148,21 +199,26 @@ enum Schema {
         try migrate(connection, from: version)
     }
 
-    /// Applies every migration after `version`, each in its own transaction.
-    static func migrate(_ connection: Connection, from version: Int64) throws(SQLiteError) {
+    /// Applies every migration after `version` up to `target` (tests build older versions this way), each in
+    /// its own transaction.
+    static func migrate(_ connection: Connection, from version: Int64, to target: Int64 = currentVersion)
+        throws(SQLiteError)
+    {
         guard version < currentVersion else {
             throw SQLiteError(
                 code: 26, extendedCode: 26, function: "migrate",
                 message: "the database was written by a newer Shufflebox (schema \(version))")
         }
         // Each migration in its own transaction, so a power cut leaves the file at one version or the next.
-        let steps: [(Int64, String)] = [
-            (1, version1), (2, version2), (3, version3), (4, version4), (5, version5), (6, version6),
+        let steps: [(Int64, String, ((Connection) throws(SQLiteError) -> Void)?)] = [
+            (1, version1, nil), (2, version2, nil), (3, version3, nil), (4, version4, nil), (5, version5, nil),
+            (6, version6, nil), (7, version7, fillStoriesFromGenres),
         ]
-        for (target, statements) in steps where version < target {
+        for (step, statements, more) in steps where version < step && step <= target {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(statements)
-                try connection.execute("PRAGMA user_version = \(target)")
+                try more?(connection)
+                try connection.execute("PRAGMA user_version = \(step)")
             }
         }
     }

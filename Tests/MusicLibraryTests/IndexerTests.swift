@@ -239,6 +239,8 @@ import Testing
             ALTER TABLE tracks DROP COLUMN loudness_lufs; ALTER TABLE tracks DROP COLUMN loudness_peak;
             DROP TABLE station_playback; ALTER TABLE volumes DROP COLUMN station;
             ALTER TABLE volumes DROP COLUMN changed_at;
+            ALTER TABLE tracks DROP COLUMN story; ALTER TABLE tracks DROP COLUMN story_read; DROP TABLE chapters;
+            ALTER TABLE volumes DROP COLUMN book;
             PRAGMA user_version = 2
             """
         let downgrade = try Run.program("/usr/bin/sqlite3", [path, sql])

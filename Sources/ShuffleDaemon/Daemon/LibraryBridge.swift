@@ -207,6 +207,11 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                         log.info("walked \(refined) long tracks of \(stick.mountPoint) in full for their exact length")
                         report(.lengthsRefined(refined))
                     }
+                    // Tracks indexed before the library knew stories: their flags and chapters, read once.
+                    let stories = try indexer.readStories(key: key)
+                    if stories > 0 {
+                        log.info("read \(stories) tracks of \(stick.mountPoint) for stories and chapters")
+                    }
                     if self.measuresLoudness && !cancellation.isCancelled {
                         self.startMeasuring(key: key, stick: stick)
                     }

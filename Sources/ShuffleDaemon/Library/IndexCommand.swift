@@ -30,7 +30,16 @@ enum IndexCommand {
                     return try indexer.refineEstimates(key: VolumeRef.pathKey(for: root))
                 }
                 if refined > 0 {
-                    Terminal.error("walked \(refined) long track\(refined == 1 ? "" : "s") in full for the exact length")
+                    Terminal.error(
+                        "walked \(refined) long track\(refined == 1 ? "" : "s") in full for the exact length")
+                }
+                // Tracks indexed before the library knew stories: their flags and chapters, read once.
+                let read = try await store.perform { database throws(LibraryError) -> Int in
+                    try Indexer(database: database, prober: .mediaProbe, warn: { _ in })
+                        .readStories(key: VolumeRef.pathKey(for: root))
+                }
+                if read > 0 {
+                    Terminal.error("read \(read) earlier track\(read == 1 ? "" : "s") for stories and chapters")
                 }
             }
             if summary.outcome == .complete && options.measureLoudness,
