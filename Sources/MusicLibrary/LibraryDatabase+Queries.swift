@@ -213,24 +213,12 @@ extension LibraryDatabase {
 
     /// The station of `volume` that played last (nil: the whole stick).
     public func currentStation(of volume: VolumeRef) throws(LibraryError) -> String? {
-        try wrap { () throws(SQLiteError) -> String? in
-            try withStatement("SELECT station FROM volumes WHERE id = ?1") { statement throws(SQLiteError) in
-                try statement.bind(volume.id, at: 1)
-                guard try statement.step() == .row else { return nil }
-                return statement.text(at: 0)
-            }
-        }
+        try playing(.station, of: volume)
     }
 
     /// Records the station of `volume` that plays now (nil: the whole stick).
     public func setCurrentStation(_ station: String?, of volume: VolumeRef) throws(LibraryError) {
-        try wrap { () throws(SQLiteError) in
-            try withStatement("UPDATE volumes SET station = ?2 WHERE id = ?1") { statement throws(SQLiteError) in
-                try statement.bind(volume.id, at: 1)
-                try statement.bind(station, at: 2)
-                try statement.run()
-            }
-        }
+        try setPlaying(.station, station, of: volume)
     }
 
     /// Stores the resume point of `volume` (of its station `station`; nil: the whole stick) in one small
@@ -278,8 +266,11 @@ extension LibraryDatabase {
             if !updated {
                 try withStatement(
                     """
-                    INSERT OR REPLACE INTO \(key.table)(volume_id, \(key.stationColumn) order_blob, cursor, track_id,
+                    INSERT INTO \(key.table)(volume_id, \(key.stationColumn) order_blob, cursor, track_id,
                         position_ms, volume, paused, updated_at) VALUES (?1, \(key.stationValue) ?9, ?3, ?4, ?5, ?6, ?7, ?8)
+                    ON CONFLICT(\(key.keyColumns)) DO UPDATE SET order_blob = excluded.order_blob,
+                        cursor = excluded.cursor, track_id = excluded.track_id, position_ms = excluded.position_ms,
+                        volume = excluded.volume, paused = excluded.paused, updated_at = excluded.updated_at
                     """
                 ) { statement throws(SQLiteError) in
                     try bindPoint(statement)
@@ -370,6 +361,8 @@ struct PlaybackKey: Hashable {
     var condition: String { station == nil ? "volume_id = ?1" : "volume_id = ?1 AND station = ?2" }
     var stationColumn: String { station == nil ? "" : "station," }
     var stationValue: String { station == nil ? "" : "?2," }
+    /// The row's key, for an upsert that leaves the rest of the row (a book's `finished`) as it is.
+    var keyColumns: String { station == nil ? "volume_id" : "volume_id, station" }
 
     /// Binds the volume (?1) and, for a station, its name (?2).
     func bind(_ statement: Statement) throws(SQLiteError) {

@@ -38,6 +38,15 @@ extension LibraryStore {
 }
 
 extension VolumeCatalog {
-    /// The traits of the volume's playable tracks.
-    public func shuffleGroups() async throws -> ShuffleGroups { try await store.shuffleGroups(of: volume) }
+    /// The traits of the volume's playable tracks; for a book, its parts as one album ranked in book order
+    /// (`pathRank` is each part's place in the book), so `in-order` and `albums` play them as the book runs.
+    public func shuffleGroups() async throws -> ShuffleGroups {
+        guard case .book(let book, _) = selection else { return try await store.shuffleGroups(of: volume) }
+        var groups = ShuffleGroups()
+        for (rank, part) in book.parts.enumerated() {
+            groups.set(
+                part, ShuffleTraits(artist: 0, album: 1, albumPlace: 0, pathRank: UInt32(truncatingIfNeeded: rank)))
+        }
+        return groups
+    }
 }

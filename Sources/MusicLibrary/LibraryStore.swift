@@ -130,12 +130,23 @@ public actor LibraryStore {
         try guarded { database throws(LibraryError) in try database.currentVolume() }
     }
 
-    /// The player's view of one volume: its tracks of `formats` (every format when nil), or of one of its
-    /// stations (`station`: nil or an empty search is the whole stick).
+    /// The player's view of one volume: its music of `formats` (every format when nil), or of one of its
+    /// stations (`station`: nil or an empty search is the whole stick's music), with no folder marked as
+    /// stories (`catalog(for:formats:selection:)` takes the stick's `StoryRules`).
     public nonisolated func catalog(
         for volume: VolumeRef, formats: Set<String>? = nil, station: Station? = nil
     ) -> VolumeCatalog {
-        VolumeCatalog(store: self, volume: volume, formats: formats, station: station)
+        catalog(
+            for: volume, formats: formats, selection: station.map { .station($0, StoryRules()) } ?? .music(StoryRules())
+        )
+    }
+
+    /// The player's view of one volume: what `selection` plays of it (its music, a station or a book), of
+    /// `formats` (every format when nil).
+    public nonisolated func catalog(
+        for volume: VolumeRef, formats: Set<String>? = nil, selection: CatalogSelection
+    ) -> VolumeCatalog {
+        VolumeCatalog(store: self, volume: volume, formats: formats, selection: selection)
     }
 
     /// The ids of every playable track of `volume` (of `formats`, when given), ascending.
@@ -237,7 +248,8 @@ public actor LibraryStore {
     }
 }
 
-/// `TrackCatalog` for one volume of a `LibraryStore`: what the player is built on.
+/// `TrackCatalog` for one volume of a `LibraryStore`: what the player is built on. It plays one of the
+/// volume's music, a station or a book (`CatalogSelection`), and holds only ids.
 public struct VolumeCatalog: TrackCatalog {
     /// The store.
     public let store: LibraryStore
@@ -247,25 +259,39 @@ public struct VolumeCatalog: TrackCatalog {
     /// left out, so the player never hands a file to a decoder not made for it (libmpg123 finds stray
     /// frame syncs in AAC and plays them as noise).
     public var formats: Set<String>?
-    /// The station played (nil: the whole stick): its search picks the tracks, and it keeps a resume point
-    /// of its own, under its name.
-    public var station: Station?
+    /// What plays: the music, a station or a book.
+    public var selection: CatalogSelection
 
-    /// The station's name where it has a resume point of its own (nil: the whole stick's).
-    private var stationKey: String? {
-        guard let station, !station.search.isEmpty else { return nil }
-        return station.name
+    /// Creates the view of `volume` playing `selection`.
+    public init(store: LibraryStore, volume: VolumeRef, formats: Set<String>? = nil, selection: CatalogSelection) {
+        self.store = store
+        self.volume = volume
+        self.formats = formats
+        self.selection = selection.normalised
     }
 
-    /// The ids of every playable track of the volume (of the station), ascending.
+    /// The station played, if a station is (nil: the music or a book).
+    public var station: Station? {
+        if case .station(let station, _) = selection { return station }
+        return nil
+    }
+
+    /// The ids of the selection's playable tracks (of `formats`), ascending. For a book, its parts that play;
+    /// `shuffleGroups()` gives their book order.
     public func playableTrackIDs() async throws -> [TrackID] {
-        guard let station, !station.search.isEmpty else {
-            return try await store.playableTrackIDs(of: volume, formats: formats)
+        switch selection {
+        case .music(let rules):
+            return try await store.musicTrackIDs(of: volume, rules: rules, formats: formats)
+        case .station(let station, let rules):
+            let picked = try await store.stationTrackIDs(
+                station.search, of: volume, rules: rules, includingStories: station.isStory)
+            guard formats != nil else { return picked }
+            let allowed = Set(try await store.playableTrackIDs(of: volume, formats: formats))
+            return picked.filter(allowed.contains)
+        case .book(let book, _):
+            let playable = Set(try await store.playableTrackIDs(of: volume, formats: formats))
+            return book.parts.filter(playable.contains).sorted()
         }
-        let picked = try await store.stationTrackIDs(station.search, of: volume)
-        guard formats != nil else { return picked }
-        let allowed = Set(try await store.playableTrackIDs(of: volume, formats: formats))
-        return picked.filter(allowed.contains)
     }
 
     /// One playable track of the volume, or nil: read by the store's `trackReader`, so that it never waits
@@ -290,13 +316,15 @@ public struct VolumeCatalog: TrackCatalog {
         try await store.markUnplayable(id, reason: reason)
     }
 
-    /// The stored resume point.
+    /// The stored resume point: the music's, the station's or the book's bookmark (none for a book that
+    /// starts from the beginning every time).
     public func loadPlaybackState() async throws -> PlaybackState? {
-        try await store.loadPlaybackState(of: volume, station: stationKey)
+        if case .book(_, fromStart: true) = selection { return nil }
+        return try await store.loadPlaybackState(of: volume, station: selection.resumeKey)
     }
 
     /// Stores the resume point.
     public func savePlaybackState(_ state: PlaybackState) async throws {
-        try await store.savePlaybackState(state, of: volume, station: stationKey)
+        try await store.savePlaybackState(state, of: volume, station: selection.resumeKey)
     }
 }

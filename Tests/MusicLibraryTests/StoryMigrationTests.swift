@@ -146,6 +146,8 @@ struct StoryMigrationTests {
         #expect(try stories() == expected)
         let unread = try database.unreadStories(of: volume, after: nil, limit: 1000)
         #expect(unread.count == old.count)
+        let music = try database.musicTrackIDs(of: volume, rules: StoryRules()).map(\.rawValue)
+        #expect(Set(music) == Set(old.filter { expected[$0.path] == nil }.map(\.id)))
 
         // An index run over the unchanged stick reads and rewrites nothing: the rows stay as they were.
         let indexer = Indexer(database: database, prober: .mediaProbe, warn: { Issue.record("warning: \($0)") })
