@@ -239,6 +239,60 @@ import Testing
         #expect(text.stdout.contains(" - ") && text.stdout.contains("  ("))
     }
 
+    /// Stories in `list`: each says its kind, its book and its part, and its chapters; the folders the
+    /// `shufflebox.txt` at the library's root marks count, and a song beside them stays a song.
+    @Test(.enabled(if: StoryStick.isAvailable, "needs ffmpeg (apt-get install ffmpeg)"))
+    func listSaysWhichTracksAreStoriesWithTheirBookPartAndChapters() throws {
+        let root = scratch.appending("stories")
+        try StoryStick.make(at: root)
+        _ = try index(root)
+        // The probe reads no chapters of these files yet: two are put in by hand, as an index run stores them.
+        let insert = try Run.program(
+            "/usr/bin/sqlite3",
+            [
+                db,
+                """
+                INSERT INTO chapters SELECT id, 0, 'Opening' FROM files WHERE path = CAST('Whole book.m4b' AS BLOB);
+                INSERT INTO chapters SELECT id, 150, NULL FROM files WHERE path = CAST('Whole book.m4b' AS BLOB);
+                """,
+            ])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let listed = try listing()
+        #expect(listed.count == StoryStick.songs.count + StoryStick.stories.count)
+        for song in StoryStick.songs {
+            #expect(Set(listed[song]?.keys.map { $0 } ?? []) == Self.keys, "\(song) is a song, with a song's keys")
+        }
+        func story(_ path: String) -> (String?, String?, String?, Int?) {
+            let object = listed[path] ?? [:]
+            let book = object["book"] as? [String: Any]
+            return (
+                object["story"] as? String, book?["path"] as? String, book?["name"] as? String, object["part"] as? Int
+            )
+        }
+        for (index, part) in StoryStick.parts.enumerated() {
+            #expect(story(part) == ("audiobook", "Gruffalo", "The Gruffalo", index + 1), "\(part)")
+        }
+        #expect(story(StoryStick.wholeBook) == ("audiobook", StoryStick.wholeBook, "A whole book", 1))
+        #expect(story("Marked/Chapter 2.mp3") == ("audiobook", "Marked", "Marked", 1), "natural order: C before I")
+        #expect(story("Marked/Intro.mp3") == ("audiobook", "Marked", "Marked", 2))
+        let chapters = listed[StoryStick.wholeBook]?["chapters"] as? [[String: Any]]
+        #expect(chapters?.count == 2)
+        #expect(chapters?.first?["start_ms"] as? Int == 0 && chapters?.first?["title"] as? String == "Opening")
+        #expect(chapters?.last?["start_ms"] as? Int == 150 && chapters?.last?["title"] is NSNull)
+        #expect(listed["Gruffalo/3.mp3"]?["chapters"] == nil)
+
+        let text = try Run.shufflebox(["list", "--db", db])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("(Gruffalo/3.mp3)  [audiobook: The Gruffalo, part 3 of 12]") })
+        #expect(lines.contains { $0.hasSuffix("(Songs/Pop A.mp3)") })
+
+        // Without the stick's file, the marked folder holds songs again; the tagged stories stay stories.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("shufflebox.txt"))
+        let unmarked = try listing()
+        #expect(unmarked["Marked/Intro.mp3"]?["story"] == nil)
+        #expect(unmarked["Gruffalo/1.mp3"]?["story"] as? String == "audiobook")
+    }
+
     @Test func errorsNameThePathAndExitNonZero() throws {
         let missing = try Run.shufflebox(["index", scratch.path + "/no-such-folder", "--db", db])
         #expect(missing.status != 0)

@@ -152,6 +152,24 @@ import Testing
         #expect(nextFirst != lines.last, "a cycle never begins with the last track")
     }
 
+    /// `play` plays a stick's music: the songs once each, and none of its stories (a folder of audiobook parts,
+    /// an `.m4b`, and a folder its `shufflebox.txt` marks).
+    @Test(.enabled(if: StoryStick.isAvailable, "needs ffmpeg (apt-get install ffmpeg)"))
+    func playOncePlaysEverySongAndNoStory() throws {
+        defer { folder.remove() }
+        try StoryStick.make(at: library, seconds: 0.3)
+        let result = try play(["--once", "--seed", "9"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let songs = StoryStick.songs.map {
+            "Band - " + URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent
+        }
+        #expect(lines.sorted() == songs.sorted())
+        // What was heard is five songs' worth (0.3 s each), not the seventeen stories' besides.
+        let frames = ((try? Data(contentsOf: capture).count) ?? 0) / 4
+        #expect(frames >= 5 * 13_000 && frames <= 5 * 14_000, "\(frames) frames")
+    }
+
     @Test func aFolderWithoutPlayableTracksExitsNonZeroWithAClearMessage() throws {
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)

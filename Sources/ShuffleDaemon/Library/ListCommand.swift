@@ -1,7 +1,8 @@
 import MusicLibrary
 import ShuffleCore
 
-/// `shufflebox list [--db FILE] [--json]`: every file of the library, sorted by path bytes.
+/// `shufflebox list [--db FILE] [--json]`: every file of the library, sorted by path bytes, its stories marked
+/// with their book and part (folders marked by the `shufflebox.txt` at the library's root count).
 enum ListCommand {
     /// Runs the command and returns the exit status.
     static func run(_ options: ListOptions) async -> Int32 {
@@ -12,7 +13,14 @@ enum ListCommand {
         }
         do {
             let entries = try await store.entries(of: volume)
-            LibraryOutput.write(entries.map(options.json ? LibraryOutput.json : LibraryOutput.text))
+            let stories = try await StoryListing.load(store: store, volume: volume)
+            LibraryOutput.write(
+                entries.map { entry in
+                    options.json
+                        ? LibraryOutput.json(
+                            entry, story: stories.place(of: entry), chapters: stories.chapters[entry.id] ?? [])
+                        : LibraryOutput.text(entry, story: stories.place(of: entry))
+                })
             return ExitCode.success
         } catch {
             return LibraryOutput.report(error).code

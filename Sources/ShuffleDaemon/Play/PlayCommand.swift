@@ -6,7 +6,8 @@ import Playback
 import ShuffleCore
 
 /// `shufflebox play DIR [--db FILE] [--device PCM] [--seed N] [--volume V] [--max-volume V] [--once]`:
-/// brings the index of DIR up to date, then plays it shuffled, resuming where the last run stopped.
+/// brings the index of DIR up to date, then plays its music shuffled, resuming where the last run stopped.
+/// Stories (audiobooks and podcasts, and the folders DIR's `shufflebox.txt` marks as stories) are not played.
 ///
 /// stdout gets one line per track as it starts and nothing else; everything for a person goes to stderr.
 /// `SHUFFLEBOX_LOG=debug` shows the engine's debug lines (the skip latency among them).
@@ -17,7 +18,7 @@ enum PlayCommand {
         let log = Log(label: "play", minimum: logLevel(), sink: { Terminal.error($0) })
         let catalog: VolumeCatalog
         do {
-            catalog = try await indexedCatalog(root: root, database: options.database)
+            catalog = try await indexedCatalog(root: root, database: options.database, log: log)
         } catch {
             return LibraryOutput.report(error).code
         }
@@ -89,8 +90,10 @@ enum PlayCommand {
         }
     }
 
-    /// Indexes `root` incrementally and returns the player's view of it.
-    private static func indexedCatalog(root: PathBytes, database: String?) async throws(LibraryError) -> VolumeCatalog {
+    /// Indexes `root` incrementally and returns the player's view of its music.
+    private static func indexedCatalog(root: PathBytes, database: String?, log: Log) async throws(LibraryError)
+        -> VolumeCatalog
+    {
         let path = LibraryOutput.databasePath(database)
         let store = try await LibraryStore.open(path: path, create: true)
         let started = ContinuousClock.now
@@ -103,8 +106,14 @@ enum PlayCommand {
             return try indexer.run(root: root, key: key, now: Int64(time(nil)))
         }
         Terminal.error(IndexCommand.summaryLine(summary, root: root, elapsed: ContinuousClock.now - started))
+        // Tracks indexed before the library knew stories are read for their flags before the shuffle is made,
+        // so no audiobook plays among the songs (a no-op once they are all read).
+        _ = try await store.perform { database throws(LibraryError) -> Int in
+            try Indexer(database: database, prober: .mediaProbe, warn: { _ in }).readStories(key: key)
+        }
         guard let volume = try await store.volume(key: key) else { throw LibraryError.noLibrary(path: path) }
-        return store.catalog(for: volume)
+        let stick = StickStations.readNow(mountPoint: root.display, log: log)
+        return store.catalog(for: volume, selection: .music(stick.file.stories))
     }
 
     /// The log level from `SHUFFLEBOX_LOG` (default: warnings and errors only).
