@@ -29,7 +29,7 @@ import Testing
     }
 
     func music(_ rules: StoryRules = StoryRules()) throws -> Set<TrackID> {
-        Set(try library.database.musicTrackIDs(of: library.volume, rules: rules))
+        try Set(library.database.musicTrackIDs(of: library.volume, rules: rules))
     }
 
     @Test func twelvePartsNamedByNumberPlayOneToTwelve() throws {
@@ -126,9 +126,9 @@ import Testing
         #expect(station.kind == .audiobook)
         // An ordinary station with the same search plays its songs only; the story station everything.
         let search = stations[2].search
-        #expect(Set(try library.database.stationTrackIDs(search, of: library.volume)) == [one, three])
+        #expect(try Set(library.database.stationTrackIDs(search, of: library.volume)) == [one, three])
         #expect(
-            Set(try library.database.stationTrackIDs(search, of: library.volume, includingStories: true)) == [
+            try Set(library.database.stationTrackIDs(search, of: library.volume, includingStories: true)) == [
                 one, three, told,
             ])
     }

@@ -262,19 +262,20 @@ import Testing
         for song in StoryStick.songs {
             #expect(Set(listed[song]?.keys.map { $0 } ?? []) == Self.keys, "\(song) is a song, with a song's keys")
         }
-        func story(_ path: String) -> (String?, String?, String?, Int?) {
+        /// "kind | book path | book name | part" of `path`, "-" for each that is missing.
+        func story(_ path: String) -> String {
             let object = listed[path] ?? [:]
             let book = object["book"] as? [String: Any]
-            return (
-                object["story"] as? String, book?["path"] as? String, book?["name"] as? String, object["part"] as? Int
-            )
+            let fields = [object["story"], book?["path"], book?["name"], object["part"]]
+            return fields.map { $0.map { "\($0)" } ?? "-" }.joined(separator: " | ")
         }
         for (index, part) in StoryStick.parts.enumerated() {
-            #expect(story(part) == ("audiobook", "Gruffalo", "The Gruffalo", index + 1), "\(part)")
+            #expect(story(part) == "audiobook | Gruffalo | The Gruffalo | \(index + 1)", "\(part)")
         }
-        #expect(story(StoryStick.wholeBook) == ("audiobook", StoryStick.wholeBook, "A whole book", 1))
-        #expect(story("Marked/Chapter 2.mp3") == ("audiobook", "Marked", "Marked", 1), "natural order: C before I")
-        #expect(story("Marked/Intro.mp3") == ("audiobook", "Marked", "Marked", 2))
+        #expect(story(StoryStick.wholeBook) == "audiobook | Whole book.m4b | A whole book | 1")
+        #expect(story("Marked/Chapter 2.mp3") == "audiobook | Marked | Marked | 1", "natural order: C before I")
+        #expect(story("Marked/Intro.mp3") == "audiobook | Marked | Marked | 2")
+        #expect(story("Songs/Pop A.mp3") == "- | - | - | -")
         let chapters = listed[StoryStick.wholeBook]?["chapters"] as? [[String: Any]]
         #expect(chapters?.count == 2)
         #expect(chapters?.first?["start_ms"] as? Int == 0 && chapters?.first?["title"] as? String == "Opening")

@@ -18,7 +18,12 @@ struct StoryListing {
     /// The books, in the order `LibraryDatabase.books` gives.
     var books: [Book] = []
     /// Each story track's book (index into `books`) and its index there (story stations left out).
-    private var places: [TrackID: (book: Int, part: Int)] = [:]
+    private var places: [TrackID: Slot] = [:]
+    /// A book's index in `books` and a part's index in the book.
+    private struct Slot {
+        var book: Int
+        var part: Int
+    }
     /// The chapters of the tracks that have some.
     var chapters: [TrackID: [Chapter]] = [:]
 
@@ -38,7 +43,7 @@ struct StoryListing {
         // plays in the stick's shuffle).
         for (bookIndex, book) in listing.books.enumerated() where book.station == nil {
             for (partIndex, part) in book.parts.enumerated() {
-                listing.places[part] = (bookIndex, partIndex)
+                listing.places[part] = Slot(book: bookIndex, part: partIndex)
             }
         }
         return listing
@@ -46,8 +51,8 @@ struct StoryListing {
 
     /// Where `entry` belongs, if it is a story.
     func place(of entry: LibraryEntry) -> Place? {
-        guard let (bookIndex, partIndex) = places[entry.id] else { return nil }
-        let book = books[bookIndex]
-        return Place(kind: entry.tags.story ?? book.kind, book: book, part: partIndex + 1)
+        guard let slot = places[entry.id] else { return nil }
+        let book = books[slot.book]
+        return Place(kind: entry.tags.story ?? book.kind, book: book, part: slot.part + 1)
     }
 }
