@@ -40,9 +40,6 @@ public struct PlaybackConfiguration: Sendable {
     /// A book: at the end of its last part the engine holds the first part paused at its start and tells its
     /// owner (`PlaybackNotice.reachedEnd`), instead of going round again.
     public var pausesAtEnd = false
-    /// A book that starts from the beginning (a `from-start` folder, or started over): the stored bookmark
-    /// is not used; the first part plays from its start.
-    public var ignoresStoredPlace = false
 
     /// Creates a configuration.
     public init(

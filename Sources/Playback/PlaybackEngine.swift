@@ -158,7 +158,7 @@ public actor PlaybackEngine {
         guard !ids.isEmpty else { throw PlaybackError.nothingPlayable }
         presence = LibraryPresence(root: try await catalog.libraryRoot())
         let random = SplitMix64(seed: configuration.seed ?? SplitMix64.randomSeed())
-        let stored = configuration.ignoresStoredPlace ? nil : try await catalog.loadPlaybackState()
+        let stored = try await catalog.loadPlaybackState()
         let shuffle = configuration.shuffle
         let groups = shuffle.mode.needsGroups ? try await catalog.shuffleGroups() : ShuffleGroups()
         let order: ShuffleOrder

@@ -251,6 +251,10 @@ final class Appliance: @unchecked Sendable {
             apply(machine.handle(.indexed(volumeID: volumeID, playable: trackCount[volumeID] ?? 0)))
         case .lengthsRefined:
             listings.lengthsRefined(stick: volumeID, playing: playing)
+        case .storiesRead:
+            stories.refresh(volumeID)
+            // The player's order takes the catalog as it is now: a song that turned out a story leaves it.
+            if playing { player.tracksAdded() }
         }
     }
 

@@ -14,6 +14,9 @@ enum IndexReport: Sendable, Equatable {
     case failed(String)
     /// After a finished run, this many estimated lengths were walked in full and stored.
     case lengthsRefined(Int)
+    /// After a finished run, this many tracks indexed before the library knew stories were read for their
+    /// story flags and chapters (once, after an upgrade): the books and the music may have changed.
+    case storiesRead(Int)
 }
 
 /// What the player reports (posted to the event loop).

@@ -95,8 +95,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                 guard let volume = try database.existingVolume(key: volumeID) else { return StoredVolume() }
                 return StoredVolume(
                     known: try database.counts(of: volume).tracks > 0,
-                    volume: try database.storedVolumeLevel(of: volume), station: try database.currentStation(of: volume)
-                )
+                    volume: try database.storedVolumeLevel(of: volume),
+                    station: try database.currentStation(of: volume),
+                    book: try database.currentBook(of: volume))
             }
         }
         return answer ?? StoredVolume()
@@ -119,21 +120,71 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func storeBook(_ key: String?, volumeID: String) {
-        // MERGE: the library's setCurrentBook.
+        inBackground("cannot store which book plays") { database throws(LibraryError) in
+            guard let volume = try database.existingVolume(key: volumeID) else { return }
+            try database.setCurrentBook(key, of: volume)
+        }
     }
 
     func setBookFinished(_ key: String, _ finished: Bool, volumeID: String) {
-        // MERGE: the library's setBookFinished.
+        inBackground("cannot store that the book \(key) was finished") { database throws(LibraryError) in
+            guard let volume = try database.existingVolume(key: volumeID) else { return }
+            try database.setBookFinished(key, finished, of: volume, now: Int64(time(nil)))
+        }
     }
 
     func books(volumeID: String, rules: StoryRules, stations: [Station]) -> StoryShelf? {
-        StoryShelf()  // MERGE
+        let store = self.store
+        return blocking { try await Self.shelf(store, volumeID: volumeID, rules: rules, stations: stations) } ?? nil
     }
 
     func books(
         volumeID: String, rules: StoryRules, stations: [Station], done: @escaping @Sendable (StoryShelf?) -> Void
     ) {
-        done(StoryShelf())  // MERGE
+        let store = self.store
+        let log = self.log
+        Task(executorPreference: blockingExecutor) {
+            do {
+                done(try await Self.shelf(store, volumeID: volumeID, rules: rules, stations: stations))
+            } catch {
+                log.warning("cannot read the stick's stories: \(error)")
+                done(nil)
+            }
+        }
+    }
+
+    /// The stick's books and their bookmarks, in one go on the store's queue (nil: the stick is not indexed).
+    private static func shelf(
+        _ store: LibraryStore, volumeID: String, rules: StoryRules, stations: [Station]
+    ) async throws -> StoryShelf? {
+        try await store.perform { database throws(LibraryError) -> StoryShelf? in
+            guard let volume = try database.existingVolume(key: volumeID) else { return nil }
+            let books = try database.books(of: volume, rules: rules, stations: stations)
+            let keys = Set(books.map(\.bookmarkKey))
+            var bookmarks: [String: BookmarkInfo] = [:]
+            for (key, mark) in try database.bookmarks(of: volume) where keys.contains(key) {
+                bookmarks[key] = BookmarkInfo(
+                    trackID: mark.track?.rawValue, positionMs: mark.positionMs, finished: mark.finished,
+                    updatedAt: mark.updatedAt)
+            }
+            return StoryShelf(books: books, bookmarks: bookmarks)
+        }
+    }
+
+    /// Runs `work` on the store's queue in the background (the loop never waits behind an index run's
+    /// transaction); a failure is logged as `failure`.
+    private func inBackground(
+        _ failure: String, _ work: @escaping @Sendable (LibraryDatabase) throws(LibraryError) -> Void
+    ) {
+        let store = self.store
+        let log = self.log
+        Task(executorPreference: blockingExecutor) {
+            do {
+                try await store.perform { database throws(LibraryError) in try work(database) }
+            } catch {
+                log.warning("\(failure): \(error)")
+            }
+        }
     }
 
     func lastPlayedVolume() -> String? {
@@ -209,8 +260,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
                     }
                     // Tracks indexed before the library knew stories: their flags and chapters, read once.
                     let stories = try indexer.readStories(key: key)
-                    if stories > 0 {
+                    if stories > 0 && !cancellation.isCancelled {
                         log.info("read \(stories) tracks of \(stick.mountPoint) for stories and chapters")
+                        report(.storiesRead(stories))
                     }
                     if self.measuresLoudness && !cancellation.isCancelled {
                         self.startMeasuring(key: key, stick: stick)

@@ -116,11 +116,10 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
         case .music(let station, let mode, _):
             if let mode { configuration.shuffle.mode = mode }
             name = station?.name
-        case .book(let book, let fromStart):
+        case .book(let book, _):
             // A book plays its parts in order and holds still at its end.
             configuration.shuffle.mode = .inOrder
             configuration.pausesAtEnd = true
-            configuration.ignoresStoredPlace = fromStart
             name = book.name
         }
         configuration.loudness = loudness.playing(configuration.shuffle.mode)
@@ -186,10 +185,9 @@ final class PlayerBridge: AppliancePlayer, @unchecked Sendable {
     /// The catalog the engine plays: the stick's music (a station's songs), or a book's parts.
     static func catalog(of store: LibraryStore, for volume: VolumeRef, _ selection: PlaySelection) -> VolumeCatalog {
         switch selection {
-        case .music(let station, _, _): store.catalog(for: volume, station: station)
-        case .book(let book, _):
-            store.catalog(
-                for: volume, station: Station(name: book.bookmarkKey, search: StationSearch(), mode: .inOrder))
+        case .music(let station, _, let rules):
+            store.catalog(for: volume, selection: station.map { .station($0, rules) } ?? .music(rules))
+        case .book(let book, let fromStart): store.catalog(for: volume, selection: .book(book, fromStart: fromStart))
         }
     }
 

@@ -25,6 +25,9 @@ final class StoryService: Service, @unchecked Sendable {
         var shelf: StoryShelf?
         /// The bookmark key of the book playing (nil: the music).
         var playing: String?
+        /// The bookmark key of the book chosen last since the stick was mounted (the stored bookmarks say
+        /// which before that).
+        var lastChosen: String?
         /// The bookmark key of a book to start from its first part at its next start (`start-over`).
         var startingOver: String?
         /// Reads of the books begun, so that an older read finishing late is not kept.
@@ -39,7 +42,9 @@ final class StoryService: Service, @unchecked Sendable {
         var places: (playing: Int?, lastPlayed: Int?) {
             guard let shelf else { return (nil, nil) }
             let playing = self.playing.flatMap { key in shelf.books.firstIndex { $0.bookmarkKey == key } }
-            let last = shelf.bookmarks.filter { key, _ in shelf.books.contains { $0.bookmarkKey == key } }
+            let last =
+                lastChosen
+                ?? shelf.bookmarks.filter { key, _ in shelf.books.contains { $0.bookmarkKey == key } }
                 .max { $0.value.updatedAt < $1.value.updatedAt }?.key
             return (playing, last.flatMap { key in shelf.books.firstIndex { $0.bookmarkKey == key } })
         }
@@ -68,7 +73,8 @@ final class StoryService: Service, @unchecked Sendable {
     /// (nil: the music). A stick that was in a book has its books read now (waiting at most 2 s), so that it
     /// resumes in the book; otherwise they are read in the background.
     func mounted(stick: String, file: StationFile, storedBook: String?) {
-        shelves[stick] = Shelf(rules: file.stories, stations: file.stations, playing: storedBook)
+        shelves[stick] = Shelf(
+            rules: file.stories, stations: file.stations, playing: storedBook, lastChosen: storedBook)
         guard storedBook != nil else {
             refresh(stick)
             return
@@ -215,6 +221,7 @@ final class StoryService: Service, @unchecked Sendable {
         case .book(let index):
             let book = shelf.books[index]
             entry.playing = book.bookmarkKey
+            entry.lastChosen = book.bookmarkKey
             shelves[stick] = entry
             library.storeBook(book.bookmarkKey, volumeID: stick)
             if shelf.bookmarks[book.bookmarkKey]?.finished == true { setFinished(book.bookmarkKey, false, of: stick) }
