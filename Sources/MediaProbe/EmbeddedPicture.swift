@@ -253,19 +253,8 @@ enum ID3v2Picture {
     static func picture(
         in frame: ID3v2FrameReader.Header, _ source: ByteSource, major: UInt8, tagUnsync: Bool, _ inMemory: Bool
     ) -> (type: UInt8, picture: EmbeddedPicture)? {
-        var start = frame.dataStart
-        var size = frame.size
-        var unsync = false
-        if major == 3 {
-            if frame.format & 0xC0 != 0 { return nil }
-            if frame.format & 0x20 != 0 { (start, size) = (start + 1, size - 1) }
-        } else if major == 4 {
-            if frame.format & 0x0C != 0 { return nil }
-            if frame.format & 0x40 != 0 { (start, size) = (start + 1, size - 1) }
-            if frame.format & 0x01 != 0 { (start, size) = (start + 4, size - 4) }
-            unsync = frame.format & 0x02 != 0 || tagUnsync
-        }
-        guard size > 0 else { return nil }
+        guard let place = ID3v2FrameReader.place(of: frame, major: major, tagUnsync: tagUnsync) else { return nil }
+        let (start, size, unsync) = (place.start, place.size, place.unsync)
         if unsync || inMemory {
             // Undone into memory; a picture longer than one read is not taken rather than taken cut.
             guard size <= ByteSource.maxRead else { return nil }

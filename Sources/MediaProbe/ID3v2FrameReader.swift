@@ -49,15 +49,12 @@ struct ID3v2FrameReader {
         let size: Int
     }
 
-    /// The next text frame (id starting with "T"), skipping all others; nil at the end.
-    mutating func next() -> Frame? {
-        while let header = nextHeader() {
-            guard header.id.utf8.first == UInt8(ascii: "T"), header.size > 0,
-                header.size <= ID3v2Tag.maxTextFrameSize
-            else { continue }
-            if let data = payload(header) { return Frame(id: header.id, data: data) }
-        }
-        return nil
+    /// The frame `header` stands for when it is a text frame (id starting with "T") worth reading; else nil.
+    func textFrame(_ header: Header) -> Frame? {
+        guard header.id.utf8.first == UInt8(ascii: "T"), header.size > 0, header.size <= ID3v2Tag.maxTextFrameSize,
+            let data = payload(header)
+        else { return nil }
+        return Frame(id: header.id, data: data)
     }
 
     /// The next frame of any kind; nil at the end of the frames or at the first that does not make sense.
@@ -95,21 +92,41 @@ struct ID3v2FrameReader {
         return next.count == 4 && Self.isFrameID(next[...])
     }
 
-    /// The payload of a frame, or nil when it is compressed or encrypted (not worth decoding).
-    private func payload(_ header: Header) -> ArraySlice<UInt8>? {
-        var data = source.bytes(at: header.dataStart, count: header.size)[...]
-        guard major >= 3 else { return data }
-        let format = header.format
+    /// Where a frame's content lies in the reader's source, once its format flags are read.
+    struct Place {
+        /// Offset of the content (after any group id and data length indicator).
+        let start: Int
+        /// Bytes of content as stored (before unsynchronisation is undone).
+        let size: Int
+        /// Whether the content must be read into memory to undo unsynchronisation before it is parsed.
+        let unsync: Bool
+    }
+
+    /// Where the content of the frame `header` of a tag of version `major` lies, or nil when it is compressed
+    /// or encrypted (not worth decoding) or empty.
+    static func place(of header: Header, major: UInt8, tagUnsync: Bool) -> Place? {
+        var start = header.dataStart
+        var size = header.size
+        var unsync = false
         if major == 3 {
-            if format & 0xC0 != 0 { return nil }  // compression, encryption
-            if format & 0x20 != 0 { data = data.dropFirst() }  // group id
-            return data
+            if header.format & 0xC0 != 0 { return nil }  // compression, encryption
+            if header.format & 0x20 != 0 { (start, size) = (start + 1, size - 1) }  // group id
+        } else if major == 4 {
+            if header.format & 0x0C != 0 { return nil }  // compression, encryption
+            if header.format & 0x40 != 0 { (start, size) = (start + 1, size - 1) }  // group id
+            if header.format & 0x01 != 0 { (start, size) = (start + 4, size - 4) }  // data length indicator
+            unsync = header.format & 0x02 != 0 || tagUnsync
         }
-        if format & 0x0C != 0 { return nil }  // compression, encryption
-        if format & 0x40 != 0 { data = data.dropFirst() }  // group id
-        if format & 0x01 != 0 { data = data.dropFirst(4) }  // data length indicator
-        if format & 0x02 != 0 || tagUnsync { data = ID3v2Tag.removeUnsynchronisation(data)[...] }
-        return data
+        guard size > 0 else { return nil }
+        return Place(start: start, size: size, unsync: unsync)
+    }
+
+    /// The first `limit` bytes of a frame's content (unsynchronisation undone), or nil when it is compressed,
+    /// encrypted or empty.
+    func payload(_ header: Header, limit: Int = Int.max) -> ArraySlice<UInt8>? {
+        guard let place = Self.place(of: header, major: major, tagUnsync: tagUnsync) else { return nil }
+        let data = source.bytes(at: place.start, count: min(place.size, limit))[...]
+        return place.unsync ? ID3v2Tag.removeUnsynchronisation(data)[...] : data
     }
 
     /// Frame ids are upper-case letters and digits.

@@ -64,8 +64,8 @@ struct ID3v2Tag {
         }
         var reader = ID3v2FrameReader(
             source: body, major: major, position: start, limit: limit, tagUnsync: flags & 0x80 != 0)
-        while let frame = reader.next() {
-            apply(frame, major: major, to: &tags)
+        while let header = reader.nextHeader() {
+            if let frame = reader.textFrame(header) { apply(frame, major: major, to: &tags) }
         }
         return tags
     }
