@@ -11,9 +11,9 @@ import ShuffleCore
 /// The iTunes-style tags of an MP4 file: `moov/udta/meta/ilst` items, each holding `data` boxes.
 ///
 /// `©nam ©ART aART ©alb ©day ©gen` are UTF-8 text; `trkn` and `disk` binary number pairs; `gnre` an ID3
-/// genre index plus one; `----` freeform items name themselves with `mean` and `name` (iTunes writes
-/// `com.apple.iTunes` `iTunSMPB`, `iTunNORM`; taggers write `replaygain_*` there). Pictures (`covr`)
-/// are skipped by offset.
+/// genre index plus one; `stik` (media kind) and `pcst` (podcast flag) numbers; `----` freeform items
+/// name themselves with `mean` and `name` (iTunes writes `com.apple.iTunes` `iTunSMPB`, `iTunNORM`;
+/// taggers write `replaygain_*` there). Pictures (`covr`) are skipped by offset.
 struct MP4Tags {
     /// The text fields.
     var raw = RawTags()
@@ -21,6 +21,10 @@ struct MP4Tags {
     var iTunSMPB: (priming: UInt64, padding: UInt64, total: UInt64)?
     /// The track gain iTunes' Sound Check (`iTunNORM`) implies, in dB.
     var normalisation: Double?
+    /// iTunes' media kind (`stik`): 2 an audiobook, 21 a podcast (1 music, 10 a TV show, ...).
+    var mediaKind: UInt64?
+    /// iTunes' podcast flag (`pcst`).
+    var podcastFlag: UInt64?
 
     /// Bytes of one item's value read at most.
     static let maxValue = 64 * 1024
@@ -39,7 +43,18 @@ struct MP4Tags {
             guard let ilst = meta.child("ilst", in: source, skip: skip) else { continue }
             for item in ilst.children(in: source) { tags.apply(item, source) }
         }
+        tags.raw.story = tags.story
         return tags
+    }
+
+    /// What the flags say the file is: the podcast flag wins, then the media kind.
+    var story: StoryKind? {
+        if let podcastFlag, podcastFlag != 0 { return .podcast }
+        switch mediaKind {
+        case 2: return .audiobook
+        case 21: return .podcast
+        default: return nil
+        }
     }
 
     /// Records what one `ilst` item says.
@@ -66,6 +81,12 @@ struct MP4Tags {
             if let value = values.first?.1, let index = value.u16be(0), index > 0 {
                 raw.offer(.genre, Genres.name(index: index - 1))
             }
+        case "stik", "pcst":
+            // A number of 1 to 8 bytes (iTunes and mutagen write one byte).
+            guard let value = values.first?.1, (1...8).contains(value.count),
+                let number = value.bigEndian(at: 0, width: value.count)
+            else { return }
+            if item.type == "stik" { mediaKind = number } else { podcastFlag = number }
         case "trkn", "disk":
             guard let value = values.first?.1, let number = value.u16be(2) else { return }
             let total = value.u16be(4) ?? 0

@@ -126,8 +126,10 @@ public enum MediaProbe {
             return isAudioName || name != "Matroska" ? .unplayable(reason: "format not supported: \(name)") : .notAudio
         case nil: outcome = classifyAfterID3(source, fileName: fileName, ext: ext)
         }
-        if case .audio(var tags, let stream) = outcome, tags.title == nil {
-            tags.title = titleFallback(fileName)
+        if case .audio(var tags, let stream) = outcome {
+            if tags.title == nil { tags.title = titleFallback(fileName) }
+            // iTunes' extension for audiobooks: the name says what no flag inside does.
+            if tags.story == nil, ext == "m4b" { tags.story = .audiobook }
             outcome = .audio(tags, stream)
         }
         return outcome

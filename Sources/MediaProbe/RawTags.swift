@@ -20,6 +20,8 @@ struct RawTags: Equatable {
     private(set) var more: [Field: [String]] = [:]
     /// How many later values are kept per field (a tag may repeat a field thousands of times).
     static let maxMoreValues = 16
+    /// What the tag says the file is when it is not a song (MP4 `stik` and `pcst`, ID3 `PCST`).
+    var story: StoryKind?
 
     /// Whether no field was found.
     var isEmpty: Bool { values.isEmpty }
@@ -69,6 +71,7 @@ struct RawTags: Equatable {
         info.replayGainAlbumPeak = values[.replayGainAlbumPeak].flatMap(TagText.leadingDouble)
         if info.replayGainTrack == nil { info.replayGainTrack = values[.r128Track].flatMap(Self.r128ToReplayGain) }
         if info.replayGainAlbum == nil { info.replayGainAlbum = values[.r128Album].flatMap(Self.r128ToReplayGain) }
+        info.story = story
         info.moreValues = MoreTagValues(
             titles: more[.title] ?? [], artists: more[.artist] ?? [], albums: more[.album] ?? [],
             albumArtists: more[.albumArtist] ?? [])
@@ -134,6 +137,7 @@ extension TagInfo {
         out.replayGainAlbumPeak = replayGainAlbumPeak ?? other.replayGainAlbumPeak
         out.headerGain = headerGain ?? other.headerGain
         if out.moreValues.isEmpty { out.moreValues = other.moreValues }
+        out.story = story ?? other.story
         return out
     }
 }

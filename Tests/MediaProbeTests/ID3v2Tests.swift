@@ -175,6 +175,14 @@ import Testing
         #expect(info?.artist == nil)
     }
 
+    @Test func readsITunesPodcastFlagWhenItIsNotZero() {
+        #expect(tags(MP3Builder.id3v2(major: 3, [("PCST", MP3Builder.be32(1))]))?.story == .podcast)
+        #expect(tags(MP3Builder.id3v2(major: 4, [("PCST", MP3Builder.be32(0))]))?.story == nil)
+        #expect(tags(MP3Builder.id3v2(major: 2, [("PCS", [0, 0, 0, 1])]))?.story == .podcast)
+        #expect(tags(MP3Builder.id3v2(major: 3, [("PCST", [])]))?.story == nil)
+        #expect(tags(MP3Builder.id3v2(major: 3, [("TCON", MP3Builder.text("Podcast"))]))?.story == nil)
+    }
+
     @Test func usesTheFileNameWhenNoTagGivesATitle() {
         #expect(tags([], name: "Music/01 - Intro.Mp3")?.title == "01 - Intro")
         #expect(tags([], name: "noext")?.title == "noext")
