@@ -1,5 +1,5 @@
-/// An ID3v2.2, 2.3 or 2.4 tag at the start of a file: where it ends, the text it holds and iTunes' podcast
-/// flag (`PCST`).
+/// An ID3v2.2, 2.3 or 2.4 tag at the start of a file: where it ends, the text it holds, its chapters
+/// (`ID3v2Chapters`) and iTunes' podcast flag (`PCST`).
 ///
 /// Everything is read from untrusted bytes: sizes are checked against the tag and the file, frames
 /// that are compressed or encrypted are skipped, and reading stops at the first frame that does
@@ -65,7 +65,9 @@ struct ID3v2Tag {
         }
         var reader = ID3v2FrameReader(
             source: body, major: major, position: start, limit: limit, tagUnsync: flags & 0x80 != 0)
+        var chapters = ID3v2Chapters()
         while let header = reader.nextHeader() {
+            if chapters.take(header, from: reader) { continue }
             if header.id == "PCST" || header.id == "PCS" {
                 // iTunes' podcast flag: a number, nonzero for a podcast episode.
                 if reader.payload(header, limit: 8)?.contains(where: { $0 != 0 }) == true { tags.story = .podcast }
@@ -73,6 +75,7 @@ struct ID3v2Tag {
             }
             if let frame = reader.textFrame(header) { apply(frame, major: major, to: &tags) }
         }
+        tags.chapters = chapters.ordered()
         return tags
     }
 

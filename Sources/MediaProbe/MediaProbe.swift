@@ -130,6 +130,8 @@ public enum MediaProbe {
             if tags.title == nil { tags.title = titleFallback(fileName) }
             // iTunes' extension for audiobooks: the name says what no flag inside does.
             if tags.story == nil, ext == "m4b" { tags.story = .audiobook }
+            // A length only estimated (a long MP3 walked in part) does not drop chapters near the end.
+            tags.chapters = Chapter.cleaned(tags.chapters, durationMs: stream.isEstimate ? nil : stream.durationMs)
             outcome = .audio(tags, stream)
         }
         return outcome

@@ -22,6 +22,8 @@ struct RawTags: Equatable {
     static let maxMoreValues = 16
     /// What the tag says the file is when it is not a song (MP4 `stik` and `pcst`, ID3 `PCST`).
     var story: StoryKind?
+    /// The chapters the tag marks (ID3v2 `CHAP`), in the tag's order, not yet cleaned.
+    var chapters: [Chapter] = []
 
     /// Whether no field was found.
     var isEmpty: Bool { values.isEmpty }
@@ -72,6 +74,7 @@ struct RawTags: Equatable {
         if info.replayGainTrack == nil { info.replayGainTrack = values[.r128Track].flatMap(Self.r128ToReplayGain) }
         if info.replayGainAlbum == nil { info.replayGainAlbum = values[.r128Album].flatMap(Self.r128ToReplayGain) }
         info.story = story
+        info.chapters = chapters
         info.moreValues = MoreTagValues(
             titles: more[.title] ?? [], artists: more[.artist] ?? [], albums: more[.album] ?? [],
             albumArtists: more[.albumArtist] ?? [])
@@ -138,6 +141,7 @@ extension TagInfo {
         out.headerGain = headerGain ?? other.headerGain
         if out.moreValues.isEmpty { out.moreValues = other.moreValues }
         out.story = story ?? other.story
+        if out.chapters.isEmpty { out.chapters = other.chapters }
         return out
     }
 }

@@ -1,3 +1,5 @@
+import ShuffleCore
+
 /// Decoding and cleaning of tag text: ID3 text encodings, multi-value strings, numbers in text.
 enum TagText {
     // MARK: - Decoding
@@ -103,6 +105,33 @@ enum TagText {
         let result = String(scalars)
         if result.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0 == "\0" }) { return nil }
         return result
+    }
+
+    /// A chapter's title as the player keeps it: cleaned as every tag value is (`clean`), then cut to
+    /// `Chapter.maxTitleBytes` of UTF-8 at a character boundary (a single character longer than that, as a
+    /// letter with thousands of combining marks, is cut at a scalar boundary). nil when nothing is left.
+    static func chapterTitle(_ text: String) -> String? {
+        guard let cleaned = clean(text) else { return nil }
+        let limit = Chapter.maxTitleBytes
+        guard cleaned.utf8.count > limit else { return cleaned }
+        var end = cleaned.startIndex
+        var used = 0
+        for character in cleaned {
+            used += character.utf8.count
+            if used > limit { break }
+            end = cleaned.index(after: end)
+        }
+        if end == cleaned.startIndex {
+            var scalars = String.UnicodeScalarView()
+            var bytes = 0
+            for scalar in cleaned.unicodeScalars {
+                bytes += UTF8.width(scalar)
+                if bytes > limit { break }
+                scalars.append(scalar)
+            }
+            return clean(String(scalars))
+        }
+        return clean(String(cleaned[..<end]))
     }
 
     // MARK: - Numbers

@@ -5,13 +5,15 @@ import Testing
 
 @testable import MediaProbe
 
-/// Audiobooks, podcasts and songs made by FFmpeg and flagged by mutagen (`StoryFixtures`): the story flags the
-/// probe reads are what mutagen reads (`Tools/mutagen-stories.py`).
+/// Audiobooks, podcasts and songs made by FFmpeg and flagged by mutagen (`StoryFixtures`): the chapters and
+/// story flags the probe reads are what mutagen reads (`Tools/mutagen-stories.py`).
 @Suite(
     .enabled(
         if: StoryFixtures.missingTool == nil, "needs ffmpeg and python3-mutagen"))
 struct StoryAgreementTests {
     static let script = PackagePaths.root.appendingPathComponent("Tests/MediaProbeTests/Tools/mutagen-stories.py").path
+    /// Titles with what a writer or reader may get wrong: non-Latin-1, ffmetadata's escapes, an emoji.
+    static let titles = ["Opening", "Zwei: Straße = Weg; #2", "三章", "Four 🎧"]
     let folder: TemporaryDirectory
 
     init() throws { folder = try TemporaryDirectory(prefix: "stories") }
@@ -29,6 +31,41 @@ struct StoryAgreementTests {
             throw TestSupportError("\(url.lastPathComponent) is not audio to the probe")
         }
         return tags
+    }
+
+    // MARK: - ID3 chapters
+
+    @Test(arguments: [3, 4])
+    func anMP3FromFFmpegHasCHAPAndCTOCFramesReadAsMutagenReadsThem(version: Int) throws {
+        let url = try StoryFixtures.mp3WithChapters(
+            at: folder.appending("book-v\(version).mp3"), chapters: Self.titles, id3v2Version: version)
+        let theirs = try mutagen(url)
+        let chaps = try #require(theirs["chap"] as? [[String: Any]])
+        let tocs = try #require(theirs["ctoc"] as? [[String: Any]])
+        #expect(chaps.count == Self.titles.count)
+        #expect(tocs.count == 1 && (tocs.first?["flags"] as? Int) == 3, "one top-level, ordered table")
+        // In the order the table of contents lists them.
+        let order = tocs.first?["children"] as? [String] ?? []
+        let byID = Dictionary(chaps.map { ($0["id"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let expected = order.compactMap { byID[$0] }.map {
+            Chapter(startMs: Int64($0["start"] as? Int ?? -1), title: $0["title"] as? String)
+        }
+        #expect(expected.map(\.title) == Self.titles)
+        let tags = try probe(url)
+        #expect(tags.chapters == expected)
+        #expect(tags.story == nil, "chapters alone do not make a story: the library decides by genre")
+        #expect(tags.title == "A Book")
+    }
+
+    // MARK: - Titles
+
+    @Test func titlesOfTenKilobytesInCHAPFramesAreCutAtTheTitleLimit() throws {
+        let long = String(repeating: "Kapitel ", count: 1280)
+        let titles = [long, "Short", long + "!"]
+        let cut = String(long.prefix(Chapter.maxTitleBytes))
+        let expected = [cut, "Short", cut]
+        let mp3 = try StoryFixtures.mp3WithChapters(at: folder.appending("long.mp3"), chapters: titles)
+        #expect(try probe(mp3).chapters.map(\.title) == expected)
     }
 
     // MARK: - Story flags
