@@ -1,7 +1,8 @@
 import ShuffleCore
 
 /// Reads an MP4 / M4A file's boxes (`ftyp`, `moov`, `mdat`) without decoding: the first sound track's
-/// codec (`mp4a` AAC or `alac`), rate, channels and bit depth, its exact length, and the iTunes tags.
+/// codec (`mp4a` AAC or `alac`), rate, channels and bit depth, its exact length, the iTunes tags and the
+/// chapters (`MP4Chapters`).
 ///
 /// The length is what a gapless decoder yields: iTunes' `iTunSMPB` original sample count when present,
 /// else the track's edit list (the priming samples before its media time and the padding after its
@@ -57,12 +58,16 @@ enum MP4Probe {
         let children = moov.children(in: source)
         let movieTimescale = children.first { $0.type == "mvhd" }.flatMap { timescaleAndDuration($0, source)?.0 } ?? 0
         var sound: Track?
+        var soundBox: MP4Box?
         for trak in children where trak.type == "trak" {
             guard let mdia = trak.child("mdia", in: source), let handler = handlerType(mdia, source) else { continue }
             if handler == "vide" { return .notAudio }
-            if handler == "soun", sound == nil { sound = track(trak, mdia: mdia, source) }
+            if handler == "soun", sound == nil {
+                sound = track(trak, mdia: mdia, source)
+                soundBox = trak
+            }
         }
-        guard let sound else { return .unplayable(reason: "MP4 file holds no sound track") }
+        guard let sound, let soundBox else { return .unplayable(reason: "MP4 file holds no sound track") }
         if let unsupported = sound.unsupported { return .unplayable(reason: "format not supported: \(unsupported)") }
         guard let codec = sound.codec, sound.rate > 0, sound.channels > 0 else {
             return .unplayable(reason: "MP4 sound track is damaged: no sample description")
@@ -71,11 +76,12 @@ enum MP4Probe {
         guard let frames = length(sound, tags: tags, movieTimescale: movieTimescale), frames > 0 else {
             return .unplayable(reason: "MP4 sound track holds no samples")
         }
-        return .audio(
-            tags.raw.tagInfo(resolveGenre: false).withNormalisation(tags.normalisation),
-            StreamInfo(
-                codec: codec, sampleRate: sound.outputRate, channels: sound.channels, frames: frames,
-                bitsPerSample: sound.bits))
+        let stream = StreamInfo(
+            codec: codec, sampleRate: sound.outputRate, channels: sound.channels, frames: frames,
+            bitsPerSample: sound.bits)
+        var info = tags.raw.tagInfo(resolveGenre: false).withNormalisation(tags.normalisation)
+        info.chapters = MP4Chapters.read(movieBoxes: children, sound: soundBox, durationMs: stream.durationMs, source)
+        return .audio(info, stream)
     }
 
     /// The exact output length in samples at the output rate.
@@ -104,7 +110,7 @@ enum MP4Probe {
     }
 
     /// The handler type (`soun`, `vide`, ...) of a `mdia` box.
-    private static func handlerType(_ mdia: MP4Box, _ source: ByteSource) -> String? {
+    static func handlerType(_ mdia: MP4Box, _ source: ByteSource) -> String? {
         mdia.child("hdlr", in: source)?.bytes(in: source, limit: 12).fourCC(at: 8)
     }
 

@@ -115,6 +115,61 @@ import Testing
         #expect(raw(tag).chapters == [Chapter(startMs: 0xFFE0, title: "ÿ One"), Chapter(startMs: 0, title: "Two")])
     }
 
+    // MARK: - MP4 boxes
+
+    /// A box of `type` holding `payload`, and the source that holds only it.
+    func box(_ type: String, _ payload: [UInt8]) -> (MP4Box, ByteSource) {
+        let bytes = MP3Builder.be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+        let source = ByteSource(bytes: bytes)
+        return (MP4Box.children(of: source, in: 0..<bytes.count)[0], source)
+    }
+
+    @Test func aChplClaiming255EntriesInAShortBoxGivesTheEntriesItHolds() {
+        let entry = { (start: UInt64, title: String) -> [UInt8] in
+            MP3Builder.be32(UInt32(start >> 32)) + MP3Builder.be32(UInt32(start & 0xFFFF_FFFF)) + [
+                UInt8(title.utf8.count)
+            ]
+                + Array(title.utf8)
+        }
+        let version1 = [1, 0, 0, 0, 0, 0, 0, 0, 255] + entry(0, "One") + entry(10_000_000, "Two") + [0, 0, 0]
+        let (chpl, source) = box("chpl", version1)
+        #expect(
+            MP4Chapters.neroChapters(chpl, source) == [
+                Chapter(startMs: 0, title: "One"), Chapter(startMs: 1000, title: "Two"),
+            ])
+        let version0 = [0, 0, 0, 0, 2] + entry(20_000_000, "Three") + entry(.max, "Beyond")
+        let (old, oldSource) = box("chpl", version0)
+        #expect(
+            MP4Chapters.neroChapters(old, oldSource) == [
+                Chapter(startMs: 2000, title: "Three"), Chapter(startMs: Int64(UInt64.max / 10_000), title: "Beyond"),
+            ])
+        // A title longer than the box ends the list.
+        let (cut, cutSource) = box("chpl", [1, 0, 0, 0, 0, 0, 0, 0, 1] + Array(entry(0, "One").dropLast(2)))
+        #expect(MP4Chapters.neroChapters(cut, cutSource) == [])
+    }
+
+    @Test func aTimeToSampleTableClaiming2To32SamplesGivesAtMostTheMostStarts() {
+        let (stts, source) = box(
+            "stts", [0, 0, 0, 0] + MP3Builder.be32(2) + MP3Builder.be32(.max) + MP3Builder.be32(.max))
+        let starts = MP4Chapters.startTimes(stts, timescale: 1, source)
+        #expect(starts.count == Chapter.maxCount)
+        #expect(starts.last == Int64(Chapter.maxCount - 1) * Int64(UInt32.max) * 1000)
+        let (lying, lyingSource) = box(
+            "stts", [0, 0, 0, 0] + MP3Builder.be32(.max) + MP3Builder.be32(3) + MP3Builder.be32(1000))
+        #expect(MP4Chapters.startTimes(lying, timescale: 1000, lyingSource) == [0, 1000, 2000])
+    }
+
+    @Test func textSamplesGiveTheirTitleOnlyWhenItsLengthFitsTheSample() {
+        let utf16 = [0, 8, 0xFE, 0xFF, 0, 0x4F, 0, 0x6E, 0, 0x65] as [UInt8]
+        #expect(MP4Chapters.title(utf16[...], sampleSize: 10) == "One")
+        let little = [0, 6, 0xFF, 0xFE, 0x54, 0, 0x77, 0] as [UInt8]
+        #expect(MP4Chapters.title(little[...], sampleSize: 20) == "Tw")
+        #expect(MP4Chapters.title([0, 3, 0x4F, 0x6E, 0x65, 0, 0, 0, 12][...], sampleSize: 9) == "One")
+        #expect(MP4Chapters.title([0, 9, 0x4F, 0x6E, 0x65][...], sampleSize: 5) == nil)
+        #expect(MP4Chapters.title([0xFF, 0xFF][...], sampleSize: 0) == nil)
+        #expect(MP4Chapters.title([0, 0][...], sampleSize: 2) == nil)
+    }
+
     // MARK: - Titles
 
     @Test func titlesAreCutAtACharacterBoundaryWithinTheLimit() {
@@ -129,5 +184,82 @@ import Testing
             "one huge character: cut by scalar")
         #expect(TagText.chapterTitle(" \t\0") == nil)
         #expect(TagText.chapterTitle("Kapitel 1\0\0") == "Kapitel 1")
+    }
+}
+
+/// Real FFmpeg books with their chapter boxes then damaged in memory.
+@Suite(.enabled(if: ExternalTool.find("ffmpeg") != nil, "needs ffmpeg"))
+struct ChapterTrackHostileTests {
+    static let titles = ["One", "Two", "Three", "Four"]
+    static let expected = titles.enumerated().map { Chapter(startMs: Int64($0.offset) * 1000, title: $0.element) }
+
+    /// An FFmpeg book's bytes, and where the payload of the first box of `type` in the chapter (text) track lies.
+    func book(_ style: StoryFixtures.MP4ChapterStyle, box type: String) throws -> (bytes: [UInt8], at: Int) {
+        let folder = try TemporaryDirectory(prefix: "chapter-track")
+        let url = try StoryFixtures.m4bBook(at: folder.appending("book.m4b"), chapters: Self.titles, style: style)
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let source = ByteSource(bytes: bytes)
+        let moov = try #require(MP4Box.children(of: source, in: 0..<bytes.count).first { $0.type == "moov" })
+        if type == "chpl" {
+            return (bytes, try #require(moov.child("udta", in: source)?.child("chpl", in: source)).payload)
+        }
+        let text = try #require(
+            moov.children(in: source).first {
+                $0.type == "trak" && $0.child("mdia", in: source).flatMap { MP4Probe.handlerType($0, source) } == "text"
+            })
+        let stbl = try #require(text.child("mdia", in: source)?.child("minf", in: source)?.child("stbl", in: source))
+        return (bytes, try #require(stbl.child(type, in: source)).payload)
+    }
+
+    /// The chapters the probe reads from `bytes`.
+    func chapters(_ bytes: [UInt8]) -> [Chapter]? {
+        guard case .audio(let tags, _) = MediaProbe.probe(bytes: bytes, fileName: "book.m4b") else {
+            Issue.record("not audio")
+            return nil
+        }
+        return tags.chapters
+    }
+
+    @Test func sampleOffsetsPastTheEndOfTheFileKeepTheStartsWithoutTitles() throws {
+        let (original, stco) = try book(.chapterTrackOnly, box: "stco")
+        var bytes = original
+        #expect(chapters(bytes) == Self.expected)
+        bytes.replaceSubrange(stco + 8..<stco + 12, with: MP3Builder.be32(0xFFFF_FF00))
+        #expect(chapters(bytes) == Self.expected.map { Chapter(startMs: $0.startMs, title: nil) })
+    }
+
+    @Test func aTimeToSampleTableClaiming2To32SamplesGivesTheChaptersWithinTheAudio() throws {
+        let (original, stts) = try book(.chapterTrackOnly, box: "stts")
+        var bytes = original
+        bytes.replaceSubrange(stts + 8..<stts + 12, with: MP3Builder.be32(.max))
+        #expect(chapters(bytes) == Self.expected)
+    }
+
+    @Test func hugeSampleSizesAndChunksReadNoMoreThanTheTitleLimit() throws {
+        let (original, stsz) = try book(.chapterTrackOnly, box: "stsz")
+        var bytes = original
+        bytes.replaceSubrange(stsz + 4..<stsz + 8, with: MP3Builder.be32(.max))
+        let starts = chapters(bytes)?.map(\.startMs)
+        #expect(starts == Self.expected.map(\.startMs))
+        let (unchunked, stsc) = try book(.chapterTrackOnly, box: "stsc")
+        var chunked = unchunked
+        chunked.replaceSubrange(stsc + 12..<stsc + 16, with: MP3Builder.be32(.max))
+        #expect(chapters(chunked)?.map(\.startMs) == Self.expected.map(\.startMs))
+    }
+
+    @Test func anUnusableChapterTrackFallsBackToNeroChapters() throws {
+        let (original, stts) = try book(.both, box: "stts")
+        var bytes = original
+        // Every sample at time 0: one start, no skip point.
+        bytes.replaceSubrange(stts + 12..<stts + 16, with: MP3Builder.be32(0))
+        #expect(chapters(bytes) == Self.expected)
+    }
+
+    @Test func aChplClaiming255EntriesInAShortBoxGivesTheEntriesItHolds() throws {
+        let (original, chpl) = try book(.neroOnly, box: "chpl")
+        var bytes = original
+        #expect(chapters(bytes) == Self.expected)
+        bytes[chpl + 8] = 255
+        #expect(chapters(bytes) == Self.expected)
     }
 }
