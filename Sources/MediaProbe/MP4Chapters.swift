@@ -61,9 +61,8 @@ enum MP4Chapters {
 
     /// The chapters of the text track the sound track's `tref/chap` names; empty when there is none.
     static func trackChapters(_ traks: [MP4Box], sound: MP4Box, _ source: ByteSource) -> [Chapter] {
-        guard let chap = sound.child("tref", in: source)?.child("chap", in: source) else { return [] }
-        let list = chap.bytes(in: source, limit: 64)
-        let wanted = Set(stride(from: 0, to: list.count - 3, by: 4).compactMap { list.u32be($0) })
+        let wanted = chapterTrackIDs(sound: sound, source)
+        guard !wanted.isEmpty else { return [] }
         for trak in traks where trak.start != sound.start {
             guard let id = trackID(trak, source), wanted.contains(id), let mdia = trak.child("mdia", in: source),
                 let handler = MP4Probe.handlerType(mdia, source), handler != "soun", handler != "vide"
@@ -73,8 +72,16 @@ enum MP4Chapters {
         return []
     }
 
+    /// The ids of the tracks the sound track's `tref/chap` names (its chapter titles, and in audiobooks from
+    /// iTunes its chapter pictures); at most 16.
+    static func chapterTrackIDs(sound: MP4Box, _ source: ByteSource) -> Set<Int> {
+        guard let chap = sound.child("tref", in: source)?.child("chap", in: source) else { return [] }
+        let list = chap.bytes(in: source, limit: 64)
+        return Set(stride(from: 0, to: list.count - 3, by: 4).compactMap { list.u32be($0) })
+    }
+
     /// A track's id (`tkhd`, version 0 or 1).
-    private static func trackID(_ trak: MP4Box, _ source: ByteSource) -> Int? {
+    static func trackID(_ trak: MP4Box, _ source: ByteSource) -> Int? {
         guard let tkhd = trak.child("tkhd", in: source) else { return nil }
         let bytes = tkhd.bytes(in: source, limit: 24)
         return bytes.u32be(bytes.first == 1 ? 20 : 12)

@@ -59,13 +59,21 @@ enum MP4Probe {
         let movieTimescale = children.first { $0.type == "mvhd" }.flatMap { timescaleAndDuration($0, source)?.0 } ?? 0
         var sound: Track?
         var soundBox: MP4Box?
+        var videos: [MP4Box] = []
         for trak in children where trak.type == "trak" {
             guard let mdia = trak.child("mdia", in: source), let handler = handlerType(mdia, source) else { continue }
-            if handler == "vide" { return .notAudio }
+            if handler == "vide" { videos.append(trak) }
             if handler == "soun", sound == nil {
                 sound = track(trak, mdia: mdia, source)
                 soundBox = trak
             }
+        }
+        // A video track makes the file a video, unless the sound track names it as its chapters (`tref/chap`):
+        // the chapter pictures of an audiobook from iTunes, a still image per chapter.
+        let pictures = soundBox.map { MP4Chapters.chapterTrackIDs(sound: $0, source) } ?? []
+        if videos.contains(where: { video in MP4Chapters.trackID(video, source).map { !pictures.contains($0) } ?? true }
+        ) {
+            return .notAudio
         }
         guard let sound, let soundBox else { return .unplayable(reason: "MP4 file holds no sound track") }
         if let unsupported = sound.unsupported { return .unplayable(reason: "format not supported: \(unsupported)") }
