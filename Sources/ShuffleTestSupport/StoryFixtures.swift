@@ -69,11 +69,11 @@ public enum StoryFixtures {
     @discardableResult
     public static func mp3WithChapters(
         at url: URL, chapters: [String], secondsPerChapter: Double = 1, title: String = "A Book",
-        author: String = "An Author", id3v2Version: Int = 3
+        author: String = "An Author", genre: String? = nil, id3v2Version: Int = 3
     ) throws -> URL {
-        let metadata = ffmetadata(
-            ["title": title, "album": title, "artist": author], chapters: chapters,
-            secondsPerChapter: secondsPerChapter)
+        var tags = ["title": title, "album": title, "artist": author]
+        if let genre { tags["genre"] = genre }
+        let metadata = ffmetadata(tags, chapters: chapters, secondsPerChapter: secondsPerChapter)
         try encode(
             to: url, seconds: secondsPerChapter * Double(chapters.count), codec: .mp3, metadata: metadata,
             extra: ["-id3v2_version", String(id3v2Version)])

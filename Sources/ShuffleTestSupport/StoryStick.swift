@@ -10,6 +10,13 @@ import Foundation
 ///     Whole book.m4b                                      a book of its own (AAC in MP4)
 ///     Marked/Intro.mp3, Marked/Chapter 2.mp3              a marked folder's book (no story tags)
 ///     Beside/Song beside.mp3                              a song in a folder beside the books
+///
+/// With python3-mutagen besides (`hasFlaggedFiles`), the files `StoryFixtures` makes, which only what the
+/// files say of themselves makes stories (or, for the chapters, a genre with them):
+///
+///     Chaptered book.m4b                                  an .m4b with three chapters (FFmpeg's track and chpl)
+///     Chapters.mp3                                        an MP3 with CHAP and CTOC frames, genre Audiobook
+///     Podcasts/Episode 1.m4a, Podcasts/Episode 2.mp3      podcast-flagged (pcst and stik 21; PCST), no genre
 public enum StoryStick {
     /// The songs, by relative path.
     public static let songs = [
@@ -21,8 +28,24 @@ public enum StoryStick {
     public static let wholeBook = "Whole book.m4b"
     /// The marked folder's files, in order.
     public static let marked = ["Marked/Intro.mp3", "Marked/Chapter 2.mp3"]
+    /// The one-file books with chapters.
+    public static let chapteredBook = "Chaptered book.m4b"
+    /// An MP3 book with `CHAP`/`CTOC` chapters (its genre makes it a story).
+    public static let chapteredMP3 = "Chapters.mp3"
+    /// The chapter titles of both.
+    public static let chapterTitles = ["Opening", "Middle", "End"]
+    /// Podcast episodes, told apart by their flags only.
+    public static let podcasts = ["Podcasts/Episode 1.m4a", "Podcasts/Episode 2.mp3"]
+    /// Whether the files that need mutagen are made too.
+    public static var hasFlaggedFiles: Bool { StoryFixtures.missingTool == nil }
+    /// The stories a genre or a name says are stories (known without reading the files' flags).
+    public static var genreStories: [String] {
+        parts + [wholeBook] + (hasFlaggedFiles ? [chapteredBook, chapteredMP3] : [])
+    }
     /// Every story file.
-    public static var stories: [String] { parts + [wholeBook] + marked }
+    public static var stories: [String] { parts + [wholeBook] + marked + (hasFlaggedFiles ? flagged : []) }
+    /// The files made with `StoryFixtures`.
+    static var flagged: [String] { [chapteredBook, chapteredMP3] + podcasts }
 
     /// Whether FFmpeg is installed.
     public static var isAvailable: Bool { ExternalTool.find("ffmpeg") != nil }
@@ -47,6 +70,17 @@ public enum StoryStick {
             try make(
                 root.appendingPathComponent(path), seconds: seconds, frequency: 800 + 10 * index,
                 tags: ["title": "Marked \(index + 1)", "artist": "Teller"])
+        }
+        if hasFlaggedFiles {
+            let url = { (path: String) in root.appendingPathComponent(path) }
+            try StoryFixtures.m4bBook(
+                at: url(chapteredBook), chapters: chapterTitles, secondsPerChapter: seconds, title: "Chaptered")
+            try StoryFixtures.mp3WithChapters(
+                at: url(chapteredMP3), chapters: chapterTitles, secondsPerChapter: seconds, title: "Chapters",
+                genre: "Audiobook")
+            try FileManager.default.createDirectory(at: url("Podcasts"), withIntermediateDirectories: true)
+            try StoryFixtures.podcast(at: url(podcasts[0]), format: .m4a, title: "Episode 1", seconds: seconds)
+            try StoryFixtures.podcast(at: url(podcasts[1]), format: .mp3, title: "Episode 2", seconds: seconds)
         }
         if markFolder {
             try Data("# stories of this stick\nstories = Marked\n".utf8)

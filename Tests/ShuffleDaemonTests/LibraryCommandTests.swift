@@ -281,6 +281,17 @@ import Testing
         #expect(chapters?.first?["start_ms"] as? Int == 0 && chapters?.first?["title"] as? String == "Opening")
         #expect(chapters?.last?["start_ms"] as? Int == 150 && chapters?.last?["title"] is NSNull)
         #expect(listed["Gruffalo/3.mp3"]?["chapters"] == nil)
+        if StoryStick.hasFlaggedFiles {
+            // Read from the files: the chapters of the .m4b (FFmpeg's chapter track) and of the MP3 (CHAP, CTOC),
+            // each a book of its own; the podcasts by their flags, one book of two episodes.
+            for book in [StoryStick.chapteredBook, StoryStick.chapteredMP3] {
+                let titles = (listed[book]?["chapters"] as? [[String: Any]])?.map { $0["title"] as? String }
+                #expect(titles == StoryStick.chapterTitles, "\(book)")
+                #expect(story(book).hasPrefix("audiobook | \(book) | "), "\(story(book))")
+            }
+            #expect(story(StoryStick.podcasts[0]) == "podcast | Podcasts | A Show | 1")
+            #expect(story(StoryStick.podcasts[1]) == "podcast | Podcasts | A Show | 2")
+        }
 
         let text = try Run.shufflebox(["list", "--db", db])
         let lines = text.stdout.split(separator: "\n").map(String.init)

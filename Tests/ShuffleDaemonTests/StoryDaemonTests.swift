@@ -2,8 +2,8 @@ import Foundation
 import ShuffleTestSupport
 import Testing
 
-/// Stories end to end: the real daemon, a stick of real songs and two books (one by its genre tag, one in a
-/// folder the stick's `shufflebox.txt` marks), switched by scripted button edges on the qemu board's map,
+/// Stories end to end: the real daemon, a stick of real songs and three books (one by its genre tag, one in a
+/// folder the stick's `shufflebox.txt` marks, an `.m4b` with chapters), switched by scripted button edges on the qemu board's map,
 /// played through the paced sink; kill -9 in a book and in the songs.
 @Suite(
     .serialized,
@@ -43,6 +43,10 @@ struct StoryDaemonTests {
                 tags: ["-metadata", "genre=Audiobook", "-metadata", "album=Zog", "-metadata", "track=\(number)"])
         }
         for number in 1...2 { try part("Marked/Moon/\(number).mp3", frequency: 700 + 50 * number, tags: []) }
+        // A one-file book of three 6 s chapters (FFmpeg's chapter track and chpl).
+        try StoryFixtures.m4bBook(
+            at: folder.appendingPathComponent("Chaptered.m4b"), chapters: ["One", "Two", "Three"],
+            secondsPerChapter: 6, title: "Chaptered")
         try "stories = Marked\n".write(
             to: folder.appendingPathComponent("shufflebox.txt"), atomically: true, encoding: .utf8)
         return (folder, songs)
@@ -88,9 +92,11 @@ struct StoryDaemonTests {
         let song = try #require(daemon.trackPath())
         let songPlace = Self.position(daemon)
 
-        // Into the stories: no book played yet, so the first (Marked/Moon, by its path); the station gesture
-        // goes to the next book, Zog, from its first part.
+        // Into the stories: no book played yet, so the first (Chaptered.m4b, by its path); the station gesture
+        // goes to the next books, Moon, then Zog, from its first part.
         try press(Self.triple)
+        #expect(playing("Chaptered", track: { $0 == "Chaptered.m4b" }), "\(daemon.log)")
+        try press(Self.nextBook)
         #expect(playing("Moon", track: { $0 == "Marked/Moon/1.mp3" }), "\(daemon.log)")
         try press(Self.nextBook)
         #expect(playing("Zog", track: { $0 == "Stories/Zog/1.mp3" }), "\(daemon.log)")
@@ -162,6 +168,19 @@ struct StoryDaemonTests {
         try press(Self.startOver)
         #expect(playing("Zog", track: { $0 == "Stories/Zog/1.mp3" }, on: third), "start over:\n\(third.log)")
         try press(Self.next)
+        #expect(playing("Zog", track: { $0 == "Stories/Zog/2.mp3" }, on: third), "\(third.log)")
+
+        // A one-file book: next moves by chapter inside it, and status names the chapter.
+        #expect(try third.mpc(["load", "Chaptered"]).status == 0)
+        #expect(playing("Chaptered", track: { $0 == "Chaptered.m4b" }, on: third), "\(third.log)")
+        try press(Self.next)
+        let chapterTwo = DaemonHarness.wait(seconds: 5) {
+            let chapter = ((try? third.status())?["story"] as? [String: Any])?["chapter"] as? [String: Any]
+            return chapter?["title"] as? String == "Two" && (6_000..<10_000).contains(Self.position(third))
+        }
+        #expect(chapterTwo, "next in chapter one: \(Self.position(third)) ms:\n\(third.log)")
+        #expect(third.trackPath() == "Chaptered.m4b")
+        #expect(try third.mpc(["load", "Zog"]).status == 0)
         #expect(playing("Zog", track: { $0 == "Stories/Zog/2.mp3" }, on: third), "\(third.log)")
         try press(Self.lock)
         #expect(DaemonHarness.wait(seconds: 8) { third.log.contains("buttons locked") }, "\(third.log)")
