@@ -161,10 +161,15 @@ public enum StoryFixtures {
         try Data(metadata.utf8).write(to: metadataFile)
         defer { try? FileManager.default.removeItem(at: metadataFile) }
         let encoder = codec == .m4a ? ["-c:a", "aac"] : ["-c:a", "libmp3lame"]
-        let arguments =
-            ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)"]
-            + ["-i", metadataFile.path, "-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
-            + encoder + ["-b:a", "32k"] + extra + [url.path]
+        // Built in steps: one long sum of array literals is more than Swift 6.0.3's type checker will take.
+        var arguments: [String] = [
+            "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
+        ]
+        arguments += ["-i", metadataFile.path, "-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
+        arguments += encoder
+        arguments += ["-b:a", "32k"]
+        arguments += extra
+        arguments.append(url.path)
         let result = try Run.program(ffmpeg, arguments)
         guard result.status == 0 else {
             throw TestSupportError("ffmpeg failed making \(url.lastPathComponent) (\(result.status)): \(result.stderr)")
