@@ -131,13 +131,18 @@ import Testing
             ]
                 + Array(title.utf8)
         }
-        let version1 = [1, 0, 0, 0, 0, 0, 0, 0, 255] + entry(0, "One") + entry(10_000_000, "Two") + [0, 0, 0]
+        var version1: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 255]
+        version1 += entry(0, "One")
+        version1 += entry(10_000_000, "Two")
+        version1 += [0, 0, 0]
         let (chpl, source) = box("chpl", version1)
         #expect(
             MP4Chapters.neroChapters(chpl, source) == [
                 Chapter(startMs: 0, title: "One"), Chapter(startMs: 1000, title: "Two"),
             ])
-        let version0 = [0, 0, 0, 0, 2] + entry(20_000_000, "Three") + entry(.max, "Beyond")
+        var version0: [UInt8] = [0, 0, 0, 0, 2]
+        version0 += entry(20_000_000, "Three")
+        version0 += entry(.max, "Beyond")
         let (old, oldSource) = box("chpl", version0)
         #expect(
             MP4Chapters.neroChapters(old, oldSource) == [

@@ -6,10 +6,17 @@ extension MP3Builder {
         _ id: String, start: UInt32, end: UInt32 = 0, frames: [(String, [UInt8])] = [], major: UInt8 = 3,
         claimedSize: UInt32? = nil
     ) -> [UInt8] {
-        var out = Array(id.utf8) + [0] + be32(start) + be32(end) + be32(.max) + be32(.max)
+        // Appended piece by piece: Swift 6.0.3's type checker gives up on one long sum of arrays.
+        var out: [UInt8] = Array(id.utf8)
+        out.append(0)
+        for field in [start, end, UInt32.max, UInt32.max] { out += be32(field) }
         for (index, (frameID, payload)) in frames.enumerated() {
             let size = index == 0 ? claimedSize ?? UInt32(payload.count) : UInt32(payload.count)
-            out += Array(frameID.utf8) + (major == 4 ? syncsafe(Int(size)) : be32(size)) + [0, 0] + payload
+            let sizeField: [UInt8] = major == 4 ? syncsafe(Int(size)) : be32(size)
+            out += Array(frameID.utf8)
+            out += sizeField
+            out += [0, 0]
+            out += payload
         }
         return out
     }
@@ -17,6 +24,9 @@ extension MP3Builder {
     /// A `CTOC` payload: `id`, `flags` (1 top level, 2 ordered), the entry count (`count`, else the entries'),
     /// then the entries' element ids.
     static func ctoc(_ id: String, flags: UInt8 = 3, count: Int? = nil, entries: [String]) -> [UInt8] {
-        Array(id.utf8) + [0, flags, UInt8(count ?? entries.count)] + entries.flatMap { Array($0.utf8) + [0] }
+        var out: [UInt8] = Array(id.utf8)
+        out += [0, flags, UInt8(count ?? entries.count)]
+        for entry in entries { out += Array(entry.utf8) + [0] }
+        return out
     }
 }

@@ -29,13 +29,14 @@ struct StoryDaemonTests {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try DaemonHarness.shell(
-                "ffmpeg",
-                [
-                    "-v", "error", "-nostdin", "-f", "lavfi", "-i",
-                    "sine=frequency=\(frequency):duration=\(partSeconds):sample_rate=44100", "-ac", "2",
-                    "-c:a", "libmp3lame", "-b:a", "64k",
-                ] + tags + [url.path])
+            var arguments = [
+                "-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                "sine=frequency=\(frequency):duration=\(partSeconds):sample_rate=44100", "-ac", "2",
+                "-c:a", "libmp3lame", "-b:a", "64k",
+            ]
+            arguments += tags
+            arguments.append(url.path)
+            try DaemonHarness.shell("ffmpeg", arguments)
         }
         for number in 1...4 {
             try part(
