@@ -43,13 +43,37 @@ public enum Run {
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status = exitStatus(of: process)
         while !errData.isSet { usleep(1000) }
-        let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Result(
             status: status, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData.value, as: UTF8.self), stdoutData: outData)
+    }
+}
+
+extension Run {
+    /// Waits for `process` to end and returns its status as a shell gives it (128 + the signal for a signal).
+    ///
+    /// Reaped here, with `waitpid`: Foundation's `Process` on Linux learns that a child ended when every copy
+    /// of a socket it hands the child is closed, and a copy inherited by a process spawned beside it (tests
+    /// run in parallel; `scripts/paced-sink` leaves a sound server behind) keeps `waitUntilExit` waiting for
+    /// ever. Seen twice in a full run here: the child a zombie, the test stuck for good. When Foundation
+    /// reaped the child first (`ECHILD`), its own status is used.
+    public static func exitStatus(of process: Process) -> Int32 {
+        let pid = process.processIdentifier
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, 0)
+            if reaped == pid {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            }
+            if reaped < 0 && errno == EINTR { continue }
+            break
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 

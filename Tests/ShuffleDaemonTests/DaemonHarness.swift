@@ -42,10 +42,13 @@ final class DaemonHarness: @unchecked Sendable {
             && FileManager.default.fileExists(atPath: "/usr/bin/mpc")
     }
 
+    /// The daemon's exit status, once it was reaped (`Run.exitStatus`: Foundation's `isRunning` may never learn).
+    private var exited: Int32?
+
     deinit {
-        if process.isRunning {
+        if started, exited == nil {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = Run.exitStatus(of: process)
         }
         for mount in mountedSticks.reversed() { _ = try? Self.shell("umount", ["-l", mount]) }
     }
@@ -114,11 +117,12 @@ final class DaemonHarness: @unchecked Sendable {
     /// Sends `signal` and waits for the exit status.
     @discardableResult
     func stop(_ signal: Int32 = SIGTERM) -> Int32 {
-        guard started, process.isRunning else { return process.terminationStatus }
+        guard started else { return process.terminationStatus }
+        if let exited { return exited }
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        let status = Run.exitStatus(of: process)
+        exited = status
+        return status
     }
 
     // MARK: - Clients

@@ -16,8 +16,7 @@ extension LibraryCommandTests {
         usleep(UInt32(micros))
         let wasRunning = process.isRunning
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return wasRunning && process.terminationReason == .uncaughtSignal
+        return wasRunning && Run.exitStatus(of: process) == 128 + SIGKILL
     }
 
     @Test(

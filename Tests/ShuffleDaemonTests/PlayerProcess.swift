@@ -68,10 +68,9 @@ final class PlayerProcess: Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { return stop(with: SIGKILL) }
-        process.waitUntilExit()
+        let status = Run.exitStatus(of: process)
         waitForOutputToEnd()
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        return status
     }
 
     /// Waits (at most 2 s) until the pipe handlers have taken the last bytes of stdout and stderr.
@@ -82,10 +81,9 @@ final class PlayerProcess: Sendable {
     /// Sends `signal` and waits for the process to end; returns its status (128 + signal when killed).
     func stop(with signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        let status = Run.exitStatus(of: process)
         waitForOutputToEnd()
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        return status
     }
 }
 
