@@ -105,9 +105,6 @@ final class StoryService: Service, @unchecked Sendable {
         }
     }
 
-    /// The stick went away.
-    func gone(_ stick: String) { shelves[stick] = nil }
-
     /// What the stick plays: its book, or its music (the caller adds the station).
     func selection(for stick: String) -> PlaySelection? {
         guard var entry = shelves[stick], let book = entry.book else { return nil }
@@ -122,9 +119,6 @@ final class StoryService: Service, @unchecked Sendable {
 
     /// The stick's books as read so far (empty until read).
     func books(of stick: String) -> [Book] { shelves[stick]?.shelf?.books ?? [] }
-
-    /// The stick's bookmarks, by book.
-    func bookmarks(of stick: String) -> [String: BookmarkInfo] { shelves[stick]?.shelf?.bookmarks ?? [:] }
 
     // MARK: - Gestures and commands
 
