@@ -22,6 +22,9 @@ struct HotplugTests {
         // Paused, the track stands still, so the two clients must name the same one.
         #expect(try daemon.mpc(["pause"]).status == 0)
         #expect(DaemonHarness.wait(seconds: 5) { daemon.state() == "paused" })
+        // The track is named once the player has it (its first samples out, or held): on a loaded machine a
+        // moment after the first bytes reach the capture file.
+        _ = DaemonHarness.wait(seconds: 5) { daemon.trackPath() != nil }
         let ours = try #require(daemon.trackPath())
         let theirs = try daemon.mpc(["-f", "%file%", "current"]).stdout.trimmingCharacters(in: .newlines)
         #expect(ours == theirs)

@@ -42,10 +42,14 @@ struct LibraryStampTests {
         // Another stick: a forward move; back to the first: forward again.
         try daemon.plug(second, as: "second")
         #expect(DaemonHarness.wait(seconds: 20) { daemon.queueIsComplete(tracks: 3) }, "\(daemon.log)")
+        // The stamp comes with the stick's listing, read once its first track is out, a moment after the queue:
+        // waited for, as a client waits for `idle database`.
+        _ = DaemonHarness.wait(seconds: 10) { (stats(daemon)["db_update"] ?? 0) > plugged }
         let other = stats(daemon)["db_update"] ?? 0
         #expect(other > plugged)
         try daemon.unplug("second")
         #expect(DaemonHarness.wait(seconds: 20) { daemon.queueIsComplete(tracks: 2) }, "\(daemon.log)")
+        _ = DaemonHarness.wait(seconds: 10) { (stats(daemon)["db_update"] ?? 0) > other }
         let back = stats(daemon)["db_update"] ?? 0
         #expect(back > other)
 
@@ -54,6 +58,7 @@ struct LibraryStampTests {
         let again = try daemon.sibling()
         try again.start()
         #expect(DaemonHarness.wait(seconds: 20) { again.queueIsComplete(tracks: 2) }, "\(again.log)")
+        _ = DaemonHarness.wait(seconds: 10) { (stats(again)["db_update"] ?? 0) > 0 }
         #expect(stats(again)["db_update"] == back, "\(stats(again))")
 
         // The stick changed on a computer (a song removed): its index run moves the stamp forward.
@@ -63,6 +68,7 @@ struct LibraryStampTests {
         try FileManager.default.removeItem(at: staged.appendingPathComponent(try #require(songs.first)))
         try again.plug(first, as: "first")
         #expect(DaemonHarness.wait(seconds: 20) { again.queueIsComplete(tracks: 1) }, "\(again.log)")
+        _ = DaemonHarness.wait(seconds: 10) { (stats(again)["db_update"] ?? 0) > back }
         #expect((stats(again)["db_update"] ?? 0) > back, "\(stats(again))")
         #expect(again.stop() == 0)
     }
