@@ -104,18 +104,9 @@ final class LibraryBridge: ApplianceLibrary, @unchecked Sendable {
     }
 
     func storeStation(_ name: String?, volumeID: String) {
-        let store = self.store
-        let log = self.log
-        // In the background: the loop never waits behind an index run's transaction.
-        Task(executorPreference: blockingExecutor) {
-            do {
-                try await store.perform { database throws(LibraryError) in
-                    guard let volume = try database.existingVolume(key: volumeID) else { return }
-                    try database.setCurrentStation(name, of: volume)
-                }
-            } catch {
-                log.warning("cannot store which station plays: \(error)")
-            }
+        inBackground("cannot store which station plays") { database throws(LibraryError) in
+            guard let volume = try database.existingVolume(key: volumeID) else { return }
+            try database.setCurrentStation(name, of: volume)
         }
     }
 
